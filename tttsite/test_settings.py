@@ -1,0 +1,26 @@
+"""Settings for the test suite: production settings, made fast.
+
+DEBUG stays off so tests see what users see (styled error pages, no debug
+toolbar of tracebacks). A SECRET_KEY is supplied here because tests are not a
+deployment.
+"""
+import os
+
+os.environ.setdefault("SECRET_KEY", "tttsite-tests-only-secret-key-not-for-production")
+
+from tttsite.settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Plain storage: templates resolve {% static %} without a collectstatic manifest.
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+# WhiteNoise serves straight from the apps' static/ folders (as with DEBUG on),
+# so the live server in browser tests has CSS and JS without collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
