@@ -1,0 +1,25 @@
+"""Fixtures shared by every test folder."""
+import pytest
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def password():
+    """The password every `user` fixture signs in with."""
+    return PASSWORD
+
+
+@pytest.fixture
+def user(django_user_model):
+    """A registered player with an e-mail address (for password resets)."""
+    return django_user_model.objects.create_user(
+        username="alice", email="alice@example.com", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def client_logged_in(client, user):
+    """The test client, signed in as `user`."""
+    client.force_login(user)
+    return client
