@@ -47,6 +47,36 @@ def test_signup_creates_the_user_logs_in_and_goes_home(client):
     assert 'class="nav__user"' in html and ">bob</a>" in html
 
 
+def test_signup_with_an_email_lets_the_player_reset_their_password_later(client):
+    client.post(
+        reverse("games:signup"),
+        {
+            "username": "bob",
+            "email": "bob@example.com",
+            "password1": NEW_PASSWORD,
+            "password2": NEW_PASSWORD,
+        },
+    )
+    client.post(reverse("logout"))
+
+    client.post(reverse("password_reset"), {"email": "bob@example.com"})
+
+    assert get_user_model().objects.get(username="bob").email == "bob@example.com"
+    assert len(mail.outbox) == 1
+    assert "Hello bob," in mail.outbox[0].body
+
+
+def test_signup_with_a_malformed_email_is_refused(client):
+    response = client.post(
+        reverse("games:signup"),
+        {"username": "bob", "email": "not-an-address", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 200
+    assert "Enter a valid email address." in response.content.decode()
+    assert not get_user_model().objects.filter(username="bob").exists()
+
+
 def test_signup_with_mismatched_passwords_shows_errors_and_creates_nobody(client):
     response = client.post(
         reverse("games:signup"),
