@@ -24,3 +24,8 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # so the live server in browser tests has CSS and JS without collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file rather than memory: the race tests run threads, which need SQLite's
+    # real locking (WAL, IMMEDIATE transactions that wait) to show what users get.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405

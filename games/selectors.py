@@ -1,0 +1,60 @@
+"""Reads: the querysets behind pages, the API and the terminal."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from games.models import Game, Result, Status
+
+RESULT_FILTERS = {
+    "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
+    "lost": lambda user: Q(x_player=user, result=Result.O_WON) | Q(o_player=user, result=Result.X_WON),
+    "drawn": lambda user: Q(result=Result.DRAW),
+    "in_progress": lambda user: Q(status=Status.IN_PROGRESS),
+    "aborted": lambda user: Q(status=Status.ABORTED),
+}
+
+
+def player_games(
+    user,
+    *,
+    result: str = "",
+    opponent: str = "",
+    variant: str = "",
+    level: str = "",
+):
+    """A player's games, newest first, narrowed by the history page's filters.
+
+    ``result`` is won/lost/drawn/in_progress/aborted from the player's side,
+    ``opponent`` is ai/human; empty means any.
+    """
+    games = Game.objects.of_player(user).with_players_and_moves()
+    if result in RESULT_FILTERS:
+        games = games.filter(RESULT_FILTERS[result](user))
+    if opponent == "ai":
+        games = games.against_ai()
+    elif opponent == "human":
+        games = games.against_humans()
+    if variant:
+        games = games.filter(variant=variant)
+    if level:
+        games = games.filter(ai_level=level)
+    return games
+
+
+def game_detail(game_id: int) -> Game:
+    """One game with its players and moves; raises Game.DoesNotExist."""
+    return Game.objects.with_players_and_moves().get(pk=game_id)
+
+
+def games_in_progress(user=None, guest_key: str = "", limit: int = 10) -> list[Game]:
+    """The unfinished games of a signed-in user or of a guest, newest first."""
+    if user is not None and user.is_authenticated:
+        games = Game.objects.of_player(user)
+    else:
+        games = Game.objects.of_guest(guest_key)
+    return list(games.in_progress().with_players_and_moves()[:limit])
+
+
+def recent_results(user, limit: int = 5) -> list[Game]:
+    return list(Game.objects.of_player(user).filter(status=Status.FINISHED).with_players_and_moves()[:limit])

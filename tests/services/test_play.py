@@ -1,0 +1,223 @@
+"""Playing against the AI through the services: what is stored, what is refused."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.engine import Board
+from games.models import Game, Move, Status
+from games.services import InvalidInput, MoveRefused, NotAPlayer, Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice(user):
+    return Player(user=user)
+
+
+def _new(player, **kwargs):
+    kwargs.setdefault("side", "X")
+    kwargs.setdefault("seed", 1)
+    return services.game_create_against_ai(player=player, **kwargs)
+
+
+def _play(game, player, cell):
+    result = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count)
+    return services.game_play_ai_move(game_id=result.game.pk)
+
+
+def test_a_new_game_as_x_waits_for_the_player(alice, user):
+    game = _new(alice)
+    assert game.x_player == user and game.o_player is None
+    assert game.ai_side == "O" and game.status == Status.IN_PROGRESS
+    assert game.move_count == 0 and str(game.board) == "........."
+
+
+def test_when_the_ai_plays_x_its_first_move_is_already_made(alice):
+    game = _new(alice, side="O", start_mode="centre")
+    assert game.move_count == 1
+    assert game.cells == [4]
+    assert game.board.to_move == "O"
+
+
+def test_random_side_gives_each_side_sometimes(alice):
+    sides = {_new(alice, side="random").human_side for _ in range(30)}
+    assert sides == {"X", "O"}
+
+
+def test_every_move_is_stored_the_moment_it_is_made(alice):
+    game = _new(alice)
+    game = _play(game, alice, 0)
+    assert list(Move.objects.filter(game=game).values_list("ply", flat=True)) == [0, 1]
+    assert game.move_count == 2
+    assert game.board == Board.from_moves(game.cells)
+
+
+def test_the_perfect_ai_wins_when_the_player_blunders_and_the_game_ends(alice):
+    game = _new(alice, level="perfect")
+    for cell in (1, 3, 7, 5, 2, 6, 0, 8):  # edge moves: sooner or later the AI wins
+        if game.status != Status.IN_PROGRESS:
+            break
+        if cell in game.cells:
+            continue
+        game = _play(game, alice, cell)
+    if game.status == Status.IN_PROGRESS:  # play on with any free cell
+        while game.status == Status.IN_PROGRESS:
+            game = _play(game, alice, game.board.legal_moves[0])
+    assert game.status == Status.FINISHED
+    assert game.result in ("o_won", "draw")
+    assert game.finished_at is not None
+    assert game.termination in ("line", "full_board")
+    assert game.outcome_for("X") in ("lost", "drawn")
+
+
+def test_a_full_game_against_perfect_never_ends_in_a_win_for_the_player(alice):
+    for seed in range(5):
+        game = _new(alice, seed=seed)
+        while game.status == Status.IN_PROGRESS:
+            game = _play(game, alice, game.board.legal_moves[-1])
+        assert game.result != "x_won"
+
+
+def _snapshot(game):
+    game.refresh_from_db()
+    return (game.move_count, game.status, list(game.moves.values_list("ply", "cell")))
+
+
+def test_an_occupied_cell_is_refused_and_nothing_changes(alice):
+    game = _play(_new(alice), alice, 4)
+    before = _snapshot(game)
+    with pytest.raises(MoveRefused, match="cell 4 is occupied") as refused:
+        services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=game.move_count)
+    assert refused.value.code == "occupied"
+    assert refused.value.game.move_count == before[0]  # the current game comes back
+    assert _snapshot(game) == before
+
+
+def test_a_move_out_of_turn_is_refused(alice):
+    # X has moved and the AI has not answered yet: it is O's turn, not the player's.
+    game = _new(alice)
+    game = services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0).game
+    before = _snapshot(game)
+    with pytest.raises(MoveRefused, match="it is O's turn") as refused:
+        services.game_play_move(game_id=game.pk, player=alice, cell=1, ply=1)
+    assert refused.value.code == "not_your_turn"
+    assert _snapshot(game) == before
+
+
+def test_a_stale_ply_is_refused(alice):
+    game = _play(_new(alice), alice, 4)
+    before = _snapshot(game)
+    with pytest.raises(MoveRefused, match="moved on") as refused:
+        services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0)
+    assert refused.value.code == "stale_ply"
+    assert _snapshot(game) == before
+
+
+def test_a_double_click_is_applied_once(alice):
+    game = _new(alice)
+    first = services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=0)
+    second = services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=0)
+    assert first.applied and not second.applied
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_finished_game_refuses_moves(alice):
+    game = services.game_resign(game_id=_new(alice).pk, player=alice)
+    assert (game.status, game.result, game.termination) == ("finished", "o_won", "resigned")
+    with pytest.raises(MoveRefused, match="the game is finished") as refused:
+        services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0)
+    assert refused.value.code == "game_over"
+    assert game.moves.count() == 0
+
+
+def test_someone_elses_game_is_refused(alice, django_user_model):
+    game = _new(alice)
+    mallory = Player(user=django_user_model.objects.create_user("mallory", password="x"))
+    with pytest.raises(NotAPlayer):
+        services.game_play_move(game_id=game.pk, player=mallory, cell=0, ply=0)
+    with pytest.raises(NotAPlayer):
+        services.game_resign(game_id=game.pk, player=mallory)
+    with pytest.raises(NotAPlayer):
+        services.game_play_move(game_id=game.pk, player=Player(guest_key="someone"), cell=0, ply=0)
+    assert game.moves.count() == 0
+
+
+@pytest.mark.parametrize("cell, message", [("a", "not a whole number"), (9, "off the 3x3 board"), (-1, "off the")])
+def test_a_malformed_cell_is_invalid_input(alice, cell, message):
+    game = _new(alice)
+    with pytest.raises(InvalidInput, match=message):
+        services.game_play_move(game_id=game.pk, player=alice, cell=cell, ply=0)
+    assert game.moves.count() == 0
+
+
+def test_an_unknown_level_or_variant_creates_nothing(alice):
+    with pytest.raises(InvalidInput, match="level 'genius'"):
+        _new(alice, level="genius")
+    with pytest.raises(InvalidInput, match="variant '6x6'"):
+        _new(alice, variant="6x6")
+    assert Game.objects.count() == 0
+
+
+def test_a_rematch_swaps_sides_and_keeps_the_settings(alice):
+    game = services.game_resign(game_id=_new(alice, level="hard", variant="4x4").pk, player=alice)
+    rematch = services.game_rematch(game_id=game.pk, player=alice)
+    assert rematch.human_side == "O" and rematch.ai_side == "X"
+    assert (rematch.variant, rematch.ai_level, rematch.rematch_of_id) == ("4x4", "hard", game.pk)
+    assert rematch.move_count == 1  # the AI, now X, has opened
+
+
+def test_a_guests_games_move_to_the_account_they_create(django_user_model):
+    guest = Player(guest_key=services.new_guest_key())
+    game = _play(_new(guest), guest, 4)
+    assert game.x_player is None and game.player_name("X") == "Guest"
+    user = django_user_model.objects.create_user("newbie", password="x")
+    assert services.games_adopt_guest(user=user, guest_key=guest.guest_key) == 1
+    game.refresh_from_db()
+    assert game.x_player == user and game.guest_key == ""
+    assert game.side_of(user) == "X"
+
+
+def test_abort_ends_only_unfinished_games(alice):
+    game = _new(alice)
+    assert services.game_abort(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == "aborted" and game.result == ""
+    assert not services.game_abort(game_id=game.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_moves_for_one_ply_store_exactly_one(django_user_model):
+    user = django_user_model.objects.create_user("racer", password="x")
+    player = Player(user=user)
+    game = _new(player)
+    threads_n = 12
+    barrier = threading.Barrier(threads_n)
+    outcomes = []
+
+    def attempt(cell):
+        try:
+            barrier.wait()
+            result = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=0)
+            outcomes.append(("ok", result.applied))
+        except MoveRefused as refused:
+            outcomes.append(("refused", refused.code))
+        except Exception as error:  # anything else would be a server error
+            outcomes.append(("error", repr(error)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt, args=(cell % 9,)) for cell in range(threads_n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [o for o in outcomes if o[0] == "error"] == []
+    assert Move.objects.filter(game=game).count() == 1
+    applied = [o for o in outcomes if o == ("ok", True)]
+    assert len(applied) == 1
+    game.refresh_from_db()
+    assert game.move_count == 1
