@@ -5,6 +5,7 @@ toolbar of tracebacks). A SECRET_KEY is supplied here because tests are not a
 deployment.
 """
 import os
+import tempfile
 
 os.environ.setdefault("SECRET_KEY", "tttsite-tests-only-secret-key-not-for-production")
 
@@ -28,4 +29,7 @@ WHITENOISE_AUTOREFRESH = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file rather than memory: the race tests run threads, which need SQLite's
     # real locking (WAL, IMMEDIATE transactions that wait) to show what users get.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405
+    # One file per test process, so two runs on one machine do not collide.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"tttsite-test-{os.getpid()}.sqlite3")
+    }

@@ -1,9 +1,10 @@
 """Views of the games app: thin functions that parse input, call a service and render.
 
 Accounts live here too (sign up, profile) because signing up is where a guest's
-games will be adopted.
+games are adopted.
 """
 from games.views.accounts import on_signed_up, profile, signup
 from games.views.pages import home
+from games.views.play import game_page, new_game, play_move, rematch, resign
 
-__all__ = ["home", "on_signed_up", "profile", "signup"]
+__all__ = ["game_page", "home", "new_game", "on_signed_up", "play_move", "profile", "rematch", "resign", "signup"]

@@ -1,0 +1,81 @@
+"""How the engine's numbers read on a page."""
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def short_evaluation(evaluation) -> str:
+    """"win 3", "draw", "loss 2": what fits inside a cell."""
+    if evaluation.outcome in ("win", "loss"):
+        return f"{evaluation.outcome} {evaluation.plies}"
+    if evaluation.outcome == "unclear":
+        return f"{evaluation.score:+d}"
+    return evaluation.outcome
+
+
+@register.filter
+def evaluation_of(analysis, cell) -> str:
+    evaluation = analysis.get(cell)
+    return str(evaluation) if evaluation else ""
+
+
+@register.filter
+def cell_row(cell: int, size: int) -> int:
+    return cell // size + 1
+
+
+@register.filter
+def cell_col(cell: int, size: int) -> int:
+    return cell % size + 1
+
+
+@register.filter
+def duration(seconds: float) -> str:
+    """A search time in the unit that reads best: µs, ms or s."""
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+@register.filter
+def intcomma_plain(value: int) -> str:
+    """1234567 -> "1,234,567" without loading django.contrib.humanize."""
+    return f"{value:,}"
+
+
+def _viewer_side(game, request):
+    from games.views.play import current_player
+
+    player = current_player(request)
+    return game.side_of(player.user, player.guest_key)
+
+
+@register.filter
+def side_for(game, request):
+    """The side the person viewing plays in ``game``, or None."""
+    return _viewer_side(game, request)
+
+
+@register.filter
+def outcome_for_viewer(game, request):
+    return game.outcome_for(_viewer_side(game, request))
+
+
+@register.filter
+def opponent_of(game, side: str) -> str:
+    return game.opponent_name(side)
+
+
+@register.filter
+def board_marks(board) -> str:
+    """The board's cells as a string to loop over."""
+    return str(board)
+
+
+@register.filter
+def player_name_of(game, side: str) -> str:
+    return game.player_name(side)

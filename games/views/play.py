@@ -1,0 +1,231 @@
+"""Playing against the AI: the new-game form, the game page and its actions.
+
+Every action is a plain form POST that redirects back to the game page, so the
+site works without JavaScript. With JavaScript, game.js sends the same POSTs
+and GETs with an ``X-Partial`` header and swaps in the game panel it gets back
+(the same template), so a move and the AI's answer appear without a reload.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import engine, selectors, services
+from games.forms import NewGameForm
+from games.models import Game, Status
+from games.services import GameError, Player
+
+GUEST_SESSION_KEY = "guest_key"
+NUMPAD_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3")  # key for cells 0..8 on 3x3
+
+
+def current_player(request, *, create_guest: bool = False) -> Player:
+    """The person behind a request: the signed-in user, or a guest by session key."""
+    if request.user.is_authenticated:
+        return Player(user=request.user)
+    guest_key = request.session.get(GUEST_SESSION_KEY, "")
+    if not guest_key and create_guest:
+        guest_key = request.session[GUEST_SESSION_KEY] = services.new_guest_key()
+    return Player(guest_key=guest_key)
+
+
+def _is_partial(request) -> bool:
+    return request.headers.get("X-Partial") == "1"
+
+
+def _game_or_404(pk: int) -> Game:
+    try:
+        return selectors.game_detail(pk)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request):
+    """Choose variant, side, level and opening; then play."""
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        player = current_player(request, create_guest=True)
+        try:
+            game = services.game_create_against_ai(player=player, **form.cleaned_data)
+        except GameError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(game)
+    return render(request, "games/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _cell_label(index: int, size: int, mark: str, evaluation: engine.Evaluation | None) -> str:
+    row, col = divmod(index, size)
+    text = f"Row {row + 1}, column {col + 1}, {mark if mark != '.' else 'empty'}"
+    if evaluation is not None:
+        text += f": {evaluation}"
+    return text
+
+
+def _review(game: Game) -> engine.Review | None:
+    """The engine's review of a finished game, kept: finished games never change."""
+    if game.status != Status.FINISHED or not game.cells:
+        return None
+    key = f"review:{game.pk}:{game.move_count}"
+    review = cache.get(key)
+    if review is None:
+        review = engine.review(game.cells, size=game.size, budget=0.05)
+        cache.set(key, review, 24 * 3600)
+    return review
+
+
+def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, error: str = "") -> dict:
+    """Everything the game panel shows, for the full page and the partial alike."""
+    player = current_player(request)
+    side = game.side_of(player.user, player.guest_key)
+    try:
+        shown_ply = game.move_count if ply in (None, "") else max(0, min(int(ply), game.move_count))
+    except ValueError:
+        shown_ply = game.move_count
+    replaying = shown_ply != game.move_count
+    board = game.board_at(shown_ply)
+    your_turn = bool(side) and game.is_in_progress and not replaying and board.to_move == side
+    analysis = None
+    if (hint or thinking) and not board.is_game_over() and not replaying:
+        analysis = engine.analyse(board)
+    recommended = None
+    if hint and analysis:
+        recommended = engine.best_move(board, "perfect", seed=game.seed + shown_ply)
+    winning = set(board.winning_line or ())
+    last = game.cells[shown_ply - 1] if shown_ply else None
+    size = game.size
+    cells = []
+    for index, mark in enumerate(str(board)):
+        evaluation = analysis.get(index) if (analysis and thinking) else None
+        cells.append(
+            {
+                "index": index,
+                "mark": "" if mark == "." else mark,
+                "playable": your_turn and mark == ".",
+                "win": index in winning,
+                "last": index == last,
+                "recommended": index == recommended,
+                "evaluation": evaluation,
+                "label": _cell_label(index, size, mark, evaluation),
+                "key": NUMPAD_KEYS[index] if size == 3 else "",
+            }
+        )
+    review = _review(game)
+    labels = {m.ply: m for m in review.moves} if review else {}
+    moves = [
+        {
+            "ply": i,
+            "number": i + 1,
+            "mark": "X" if i % 2 == 0 else "O",
+            "cell": cell,
+            "row": cell // size + 1,
+            "col": cell % size + 1,
+            "review": labels.get(i),
+            "decisive": review is not None and review.decisive_ply == i,
+        }
+        for i, cell in enumerate(game.cells)
+    ]
+    return {
+        "game": game,
+        "board": board,
+        "cells": cells,
+        "side": side,
+        "your_turn": your_turn,
+        "outcome": game.outcome_for(side),
+        "shown_ply": shown_ply,
+        "replaying": replaying,
+        "plies": range(game.move_count + 1),
+        "moves": moves,
+        "review": review,
+        "analysis": analysis,
+        "thinking": thinking,
+        "hint": hint,
+        "recommended": recommended,
+        "error": error,
+        "x_name": game.player_name("X"),
+        "o_name": game.player_name("O"),
+    }
+
+
+def _render_game(request, game: Game, *, status: int = 200, error: str = "", **options):
+    context = game_context(request, game, error=error, **options)
+    template = "games/_game.html" if _is_partial(request) else "games/game.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def game_page(request, pk: int):
+    """A game: play it if it is yours and your turn, replay it with ?ply=N,
+    ask for a hint with ?hint=1, see the AI's evaluation with ?thinking=1."""
+    game = _game_or_404(pk)
+    if game.is_in_progress and game.ai_side and game.board.to_move == game.ai_side:
+        # The AI's move was interrupted (a restart between the two writes):
+        # it is still owed, so make it now rather than leave the game stuck.
+        game = services.game_play_ai_move(game_id=game.pk)
+    return _render_game(
+        request,
+        game,
+        ply=request.GET.get("ply"),
+        hint=request.GET.get("hint") == "1",
+        thinking=request.GET.get("thinking") == "1",
+    )
+
+
+@require_POST
+def play_move(request, pk: int):
+    """Play a cell (form fields ``cell`` and ``ply``); the AI answers at once."""
+    player = current_player(request)
+    thinking = request.POST.get("thinking") == "1"
+    try:
+        result = services.game_play_move(
+            game_id=pk, player=player, cell=request.POST.get("cell"), ply=request.POST.get("ply")
+        )
+        game = services.game_play_ai_move(game_id=result.game.pk)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    except GameError as error:
+        game = error.game or _game_or_404(pk)
+        if _is_partial(request):
+            return _render_game(request, game, status=error.status, error=error.message, thinking=thinking)
+        messages.error(request, f"Move refused: {error.message}.")
+        return redirect(_game_url(game, thinking))
+    if _is_partial(request):
+        return _render_game(request, game, thinking=thinking)
+    return redirect(_game_url(game, thinking))
+
+
+def _game_url(game: Game, thinking: bool = False) -> str:
+    url = reverse("games:game", args=[game.pk])
+    return f"{url}?thinking=1" if thinking else url
+
+
+@require_POST
+def resign(request, pk: int):
+    try:
+        game = services.game_resign(game_id=pk, player=current_player(request))
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    except GameError as error:
+        messages.error(request, f"Could not resign: {error.message}.")
+        return redirect("games:game", pk=pk)
+    messages.info(request, "You resigned.")
+    return redirect(game)
+
+
+@require_POST
+def rematch(request, pk: int):
+    """A new game against the AI with the same settings and the sides swapped."""
+    try:
+        game = services.game_rematch(game_id=pk, player=current_player(request))
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    except GameError as error:
+        messages.error(request, f"No rematch: {error.message}.")
+        return redirect("games:game", pk=pk)
+    return redirect(game)
