@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
 
 from games.models import Game, Result, Status
 
@@ -58,3 +58,18 @@ def games_in_progress(user=None, guest_key: str = "", limit: int = 10) -> list[G
 
 def recent_results(user, limit: int = 5) -> list[Game]:
     return list(Game.objects.of_player(user).filter(status=Status.FINISHED).with_players_and_moves()[:limit])
+
+
+def users_with_games_played(users):
+    """``users`` (a User queryset) with ``games_played``: their games on either side.
+
+    A correlated COUNT rather than joining both sides' games, which would
+    multiply the rows of a player with many games as X by those as O.
+    """
+    games = (
+        Game.objects.filter(Q(x_player=OuterRef("pk")) | Q(o_player=OuterRef("pk")))
+        .order_by()
+        .annotate(count=Func(F("pk"), function="COUNT"))
+        .values("count")
+    )
+    return users.annotate(games_played=Subquery(games, output_field=IntegerField()))
