@@ -3,20 +3,13 @@ from django.contrib.auth import get_user_model, login
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games import services
 from games.forms import SignUpForm
-from games.views.play import GUEST_SESSION_KEY
 
 
 def on_signed_up(request, user):
-    """Run once a visitor's new account exists: the games they played as a guest
-    become the account's, then they are signed in."""
-    guest_key = request.session.get(GUEST_SESSION_KEY, "")
-    adopted = services.games_adopt_guest(user=user, guest_key=guest_key)
+    """Run once a visitor's new account exists: sign them in. Logging in hands
+    them the games they played as a guest (games.signals)."""
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    if adopted:
-        word = "game" if adopted == 1 else "games"
-        messages.info(request, f"The {adopted} {word} you played as a guest are in your history now.")
 
 
 @require_http_methods(["GET", "POST"])

@@ -19,8 +19,8 @@ from games import engine, selectors, services
 from games.forms import NewGameForm
 from games.models import Game, Status
 from games.services import GameError, Player
+from games.signals import GUEST_SESSION_KEY
 
-GUEST_SESSION_KEY = "guest_key"
 NUMPAD_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3")  # key for cells 0..8 on 3x3
 
 

@@ -197,3 +197,11 @@ def test_4x4_and_5x5_games_are_playable(client):
         client.post(reverse("games:move", args=[game.pk]), {"cell": "0", "ply": "0"})
         board = _marks(client.get(game.get_absolute_url()))
         assert len(board) == size * size and board[0] == "X" and board.count("O") == 1
+
+
+def test_a_guest_who_logs_in_to_an_existing_account_keeps_the_game(client, user, password):
+    game = _start(client)
+    response = client.post(reverse("login"), {"username": user.username, "password": password}, follow=True)
+    assert "you played as a guest are in your history" in response.content.decode()
+    game.refresh_from_db()
+    assert game.x_player == user and game.guest_key == ""

@@ -1,0 +1,21 @@
+"""Receivers that connect Django's events to the games' services."""
+
+from django.contrib import messages
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+
+from games import services
+
+GUEST_SESSION_KEY = "guest_key"
+
+
+@receiver(user_logged_in, dispatch_uid="games.adopt_guest_games")
+def adopt_guest_games(sender, request, user, **kwargs):
+    """A guest who signs up or logs in keeps the games they played as a guest."""
+    if request is None or not hasattr(request, "session"):
+        return
+    guest_key = request.session.pop(GUEST_SESSION_KEY, "")
+    adopted = services.games_adopt_guest(user=user, guest_key=guest_key)
+    if adopted:
+        word = "game" if adopted == 1 else "games"
+        messages.info(request, f"The {adopted} {word} you played as a guest are in your history now.")
