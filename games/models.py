@@ -8,12 +8,14 @@ transaction as the move that changed them.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import cached_property
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 from games.engine import Board
 
@@ -122,6 +124,12 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    move_time_limit = models.PositiveIntegerField(
+        "time per move (s)", null=True, blank=True, help_text="Empty: no limit, the game waits as long as needed."
+    )
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player to move got the turn; their time runs from here."
+    )
     created_at = models.DateTimeField("started", auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField("finished", null=True, blank=True)
@@ -213,6 +221,19 @@ class Game(models.Model):
     def opponent_name(self, side: str) -> str:
         return self.player_name("O" if side == "X" else "X")
 
+    # -- the clock -----------------------------------------------------------------
+
+    @property
+    def turn_deadline(self):
+        """When the player to move runs out of time, or None without a limit."""
+        if not self.move_time_limit or not self.turn_started_at or self.status != Status.IN_PROGRESS:
+            return None
+        return self.turn_started_at + timedelta(seconds=self.move_time_limit)
+
+    def is_out_of_time(self, now=None) -> bool:
+        deadline = self.turn_deadline
+        return deadline is not None and (now or timezone.now()) >= deadline
+
     # -- how it went ---------------------------------------------------------------
 
     @property
@@ -253,3 +274,87 @@ class Move(models.Model):
     @property
     def mark(self) -> str:
         return "X" if self.ply % 2 == 0 else "O"
+
+
+class ChallengeKind(models.TextChoices):
+    OPEN = "open", "Open to anyone (listed in the lobby)"
+    DIRECT = "direct", "Sent to a player"
+    LINK = "link", "An invite link to share"
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open", "Waiting"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class ChallengeSide(models.TextChoices):
+    X = "X", "X"
+    O = "O", "O"  # noqa: E741 - the mark's own name
+    RANDOM = "random", "Random"
+
+
+#: Time limits a challenge may set, in seconds (None: no limit).
+MOVE_TIME_LIMITS = [(None, "No limit"), (30, "30 seconds"), (60, "1 minute"), (300, "5 minutes"), (86400, "1 day")]
+
+
+class ChallengeQuerySet(models.QuerySet):
+    def waiting(self) -> ChallengeQuerySet:
+        return self.filter(status=ChallengeStatus.OPEN)
+
+    def in_lobby(self) -> ChallengeQuerySet:
+        return self.waiting().filter(kind=ChallengeKind.OPEN)
+
+
+class Challenge(models.Model):
+    """An offer to play a game between two people, until someone accepts it."""
+
+    kind = models.CharField(max_length=6, choices=ChallengeKind, default=ChallengeKind.OPEN)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+        help_text="The player a direct challenge is sent to.",
+    )
+    variant = models.CharField(max_length=3, choices=Variant, default=Variant.THREE)
+    challenger_side = models.CharField(max_length=6, choices=ChallengeSide, default=ChallengeSide.RANDOM)
+    move_time_limit = models.PositiveIntegerField("time per move (s)", null=True, blank=True)
+    token = models.CharField(max_length=32, unique=True, help_text="The secret in an invite link.")
+    status = models.CharField(max_length=9, choices=ChallengeStatus, default=ChallengeStatus.OPEN, db_index=True)
+    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge")
+    rematch_of = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rematch_offers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ChallengeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kind="direct") | Q(opponent__isnull=False), name="challenge_direct_has_opponent"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="accepted", game__isnull=False) | (~Q(status="accepted") & Q(game__isnull=True)),
+                name="challenge_game_only_when_accepted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        target = self.opponent.get_username() if self.opponent_id else "anyone"
+        return f"{self.challenger.get_username()} challenges {target} ({self.variant})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:challenge", args=[self.token])
+
+    @property
+    def time_limit_label(self) -> str:
+        return dict(MOVE_TIME_LIMITS).get(self.move_time_limit, f"{self.move_time_limit} s")

@@ -15,8 +15,23 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine
-from games.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
+from games import engine, live
+from games.models import (
+    MOVE_TIME_LIMITS,
+    Challenge,
+    ChallengeKind,
+    ChallengeSide,
+    ChallengeStatus,
+    Game,
+    Level,
+    Move,
+    Result,
+    Side,
+    StartMode,
+    Status,
+    Termination,
+    Variant,
+)
 
 
 class GameError(Exception):
@@ -90,16 +105,21 @@ def _choice(value: str, choices, what: str) -> str:
 def _record_move(game: Game, board: engine.Board, cell: int) -> engine.Board:
     """Store ``cell`` as the next move of a locked ``game`` and finish it if it ended."""
     after = board.play(cell)
+    now = timezone.now()
     Move.objects.create(game=game, ply=game.move_count, cell=cell)
     game.move_count += 1
-    fields = ["move_count", "updated_at"]
+    game.turn_started_at = now
+    fields = ["move_count", "turn_started_at", "updated_at"]
     if after.is_game_over():
         game.status = Status.FINISHED
         game.result = after.result()
         game.termination = after.termination()
-        game.finished_at = timezone.now()
+        game.finished_at = now
         fields += ["status", "result", "termination", "finished_at"]
     game.save(update_fields=fields)
+    live.publish_game(game, "move", cell=cell)
+    if after.is_game_over() and not game.ai_side:
+        live.publish_lobby("game_ended", game=game.pk)
     return after
 
 
@@ -144,6 +164,7 @@ def game_create_against_ai(
         guest_key="" if user else player.guest_key,
         seed=random.randrange(2**31) if seed is None else seed,
         rematch_of=rematch_of,
+        turn_started_at=timezone.now(),
     )
     if game.ai_side == "X":
         game_play_ai_move(game_id=game.pk)
@@ -255,6 +276,7 @@ def game_resign(*, game_id: int, player: Player) -> Game:
         game.termination = Termination.RESIGNED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
+        live.publish_game(game, "resigned", side=side)
     return _fresh(game_id)
 
 
@@ -267,6 +289,7 @@ def game_abort(*, game_id: int) -> bool:
         game.status = Status.ABORTED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at", "updated_at"])
+        live.publish_game(game, "aborted")
     return True
 
 
@@ -277,7 +300,7 @@ def game_rematch(*, game_id: int, player: Player) -> Game:
     if side is None:
         raise NotAPlayer("only a player can ask for a rematch", game=_fresh(game_id))
     if not game.ai_side:
-        raise MoveRefused("rematches of games between people come with challenges", code="not_supported")
+        raise MoveRefused("a rematch between people is offered to the opponent first", code="offer_rematch")
     return game_create_against_ai(
         player=player,
         variant=game.variant,
@@ -303,3 +326,223 @@ def games_adopt_guest(*, user, guest_key: str) -> int:
             game.save(update_fields=["x_player", "o_player", "guest_key", "updated_at"])
             adopted += 1
     return adopted
+
+
+# --------------------------------------------------------------------------
+# Games between people: challenges, the clock, aborting, rematch offers.
+
+
+class ChallengeRefused(GameError):
+    """A challenge that cannot be accepted, declined or cancelled (any more)."""
+
+    code = "challenge_closed"
+    status = 409
+
+
+def _signed_in(user) -> None:
+    if user is None or not user.is_authenticated:
+        raise NotAPlayer("sign in to play other people", code="not_signed_in")
+
+
+def challenge_create(
+    *,
+    challenger,
+    kind: str = ChallengeKind.OPEN,
+    variant: str = Variant.THREE,
+    side: str = ChallengeSide.RANDOM,
+    move_time_limit: int | None = None,
+    opponent_username: str = "",
+    rematch_of: Game | None = None,
+) -> Challenge:
+    """Offer a game: open in the lobby, sent to a named player, or as an invite link."""
+    from django.contrib.auth import get_user_model
+
+    _signed_in(challenger)
+    _choice(kind, ChallengeKind, "kind")
+    _choice(variant, Variant, "variant")
+    _choice(side, ChallengeSide, "side")
+    if move_time_limit not in dict(MOVE_TIME_LIMITS):
+        allowed = ", ".join("none" if v is None else str(v) for v, _ in MOVE_TIME_LIMITS)
+        raise InvalidInput(f"a time limit of {move_time_limit!r} s is not offered ({allowed})", code="invalid_time_limit")
+    opponent = None
+    if kind == ChallengeKind.DIRECT:
+        opponent = get_user_model().objects.filter(username=opponent_username, is_active=True).first()
+        if opponent is None:
+            raise InvalidInput(f"there is no player called {opponent_username!r}", code="unknown_player")
+        if opponent == challenger:
+            raise InvalidInput("you cannot challenge yourself", code="self_challenge")
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            kind=kind,
+            challenger=challenger,
+            opponent=opponent,
+            variant=variant,
+            challenger_side=side,
+            move_time_limit=move_time_limit,
+            token=secrets.token_urlsafe(16),
+            rematch_of=rematch_of,
+        )
+        if kind == ChallengeKind.OPEN:
+            live.publish_lobby("challenge_created", challenge=challenge.pk)
+        if opponent is not None:
+            live.publish_user(opponent.pk, "challenge_received", challenge=challenge.pk)
+    return challenge
+
+
+def _locked_challenge(*, challenge_id=None, token=None) -> Challenge:
+    query = Challenge.objects.select_for_update()
+    if token is not None:
+        return query.get(token=token)
+    return query.get(pk=challenge_id)
+
+
+def challenge_accept(*, user, challenge_id: int | None = None, token: str | None = None) -> Game:
+    """Accept a challenge: the game starts at once. Only once, and never by its creator."""
+    _signed_in(user)
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id=challenge_id, token=token)
+        if challenge.status != ChallengeStatus.OPEN:
+            raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
+        if challenge.challenger_id == user.pk:
+            raise ChallengeRefused("you cannot accept your own challenge", code="own_challenge")
+        if challenge.kind == ChallengeKind.DIRECT and challenge.opponent_id != user.pk:
+            raise NotAPlayer("this challenge was sent to someone else")
+        side = challenge.challenger_side
+        if side == ChallengeSide.RANDOM:
+            side = random.choice("XO")
+        x_player, o_player = (challenge.challenger, user) if side == "X" else (user, challenge.challenger)
+        now = timezone.now()
+        game = Game.objects.create(
+            variant=challenge.variant,
+            x_player=x_player,
+            o_player=o_player,
+            move_time_limit=challenge.move_time_limit,
+            turn_started_at=now,
+            rematch_of=challenge.rematch_of,
+            seed=random.randrange(2**31),
+        )
+        challenge.status = ChallengeStatus.ACCEPTED
+        challenge.game = game
+        challenge.opponent = challenge.opponent or user
+        challenge.resolved_at = now
+        challenge.save(update_fields=["status", "game", "opponent", "resolved_at"])
+        live.publish_user(challenge.challenger_id, "challenge_accepted", challenge=challenge.pk, game=game.pk,
+                          url=game.get_absolute_url())
+        if challenge.rematch_of_id:
+            live.publish_game(challenge.rematch_of, "rematch_started", url=game.get_absolute_url())
+        live.publish_lobby("game_started", game=game.pk)
+    return _fresh(game.pk)
+
+
+def _close_challenge(challenge: Challenge, status: str) -> Challenge:
+    challenge.status = status
+    challenge.resolved_at = timezone.now()
+    challenge.save(update_fields=["status", "resolved_at"])
+    if challenge.kind == ChallengeKind.OPEN:
+        live.publish_lobby("challenge_closed", challenge=challenge.pk)
+    if challenge.rematch_of_id:
+        live.publish_game(challenge.rematch_of, "rematch_" + status)
+    return challenge
+
+
+def challenge_decline(*, user, challenge_id: int) -> Challenge:
+    """The player a challenge was sent to says no."""
+    _signed_in(user)
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id=challenge_id)
+        if challenge.opponent_id != user.pk or challenge.kind == ChallengeKind.OPEN:
+            raise NotAPlayer("only the player a challenge was sent to can decline it")
+        if challenge.status != ChallengeStatus.OPEN:
+            raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
+        _close_challenge(challenge, ChallengeStatus.DECLINED)
+        live.publish_user(challenge.challenger_id, "challenge_declined", challenge=challenge.pk)
+    return challenge
+
+
+def challenge_cancel(*, user, challenge_id: int) -> Challenge:
+    """The challenger withdraws a challenge nobody has accepted yet."""
+    _signed_in(user)
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id=challenge_id)
+        if challenge.challenger_id != user.pk:
+            raise NotAPlayer("only the challenger can cancel a challenge")
+        if challenge.status != ChallengeStatus.OPEN:
+            raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
+        _close_challenge(challenge, ChallengeStatus.CANCELLED)
+        if challenge.opponent_id:
+            live.publish_user(challenge.opponent_id, "challenge_cancelled", challenge=challenge.pk)
+    return challenge
+
+
+def game_claim_timeout(*, game_id: int, player: Player) -> Game:
+    """The waiting player claims the win once the player to move has run out of time."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        side = game.side_of(player.user, player.guest_key)
+        if side is None:
+            raise NotAPlayer("you are not playing in this game", game=_fresh(game_id))
+        if game.status != Status.IN_PROGRESS:
+            raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=_fresh(game_id))
+        to_move = "X" if game.move_count % 2 == 0 else "O"
+        if to_move == side:
+            raise MoveRefused("it is your own turn: there is nothing to claim", code="not_claimable", game=_fresh(game_id))
+        if not game.is_out_of_time():
+            raise MoveRefused("your opponent still has time to move", code="not_claimable", game=_fresh(game_id))
+        game.status = Status.FINISHED
+        game.result = Result.X_WON if side == "X" else Result.O_WON
+        game.termination = Termination.TIMEOUT
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
+        live.publish_game(game, "timeout", side=side)
+    return _fresh(game_id)
+
+
+def game_abort_by_player(*, game_id: int, player: Player) -> Game:
+    """A player calls a game off before its second move: no result, nobody's record changes."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.side_of(player.user, player.guest_key) is None:
+            raise NotAPlayer("you are not playing in this game", game=_fresh(game_id))
+        if game.status != Status.IN_PROGRESS:
+            raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=_fresh(game_id))
+        if game.move_count >= 2:
+            raise MoveRefused("a game can only be aborted before its second move; resign instead",
+                              code="too_late_to_abort", game=_fresh(game_id))
+        game.status = Status.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+        live.publish_game(game, "aborted")
+        if not game.ai_side:
+            live.publish_lobby("game_ended", game=game.pk)
+    return _fresh(game_id)
+
+
+def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
+    """After a game between people, offer the opponent another with the sides swapped."""
+    game = Game.objects.get(pk=game_id)
+    side = game.side_of(player.user, player.guest_key)
+    if side is None:
+        raise NotAPlayer("only a player can offer a rematch", game=_fresh(game_id))
+    if game.ai_side:
+        raise MoveRefused("against the AI a rematch starts at once", code="ai_rematch")
+    if game.status == Status.IN_PROGRESS:
+        raise MoveRefused("finish this game first", code="game_in_progress", game=_fresh(game_id))
+    opponent = game.player("O" if side == "X" else "X")
+    if opponent is None:
+        raise MoveRefused("your opponent's account no longer exists", code="no_opponent")
+    pending = game.rematch_offers.filter(status=ChallengeStatus.OPEN).first()
+    if pending is not None:
+        if pending.challenger_id == player.user.pk:
+            return pending  # offered already: a second click changes nothing
+        raise MoveRefused("your opponent has offered a rematch already: accept it", code="rematch_offered")
+    challenge = challenge_create(
+        challenger=player.user,
+        kind=ChallengeKind.DIRECT,
+        variant=game.variant,
+        side="O" if side == "X" else "X",
+        move_time_limit=game.move_time_limit,
+        opponent_username=opponent.get_username(),
+        rematch_of=game,
+    )
+    live.publish_game(game, "rematch_offered", by=side)
+    return challenge

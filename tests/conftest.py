@@ -23,3 +23,10 @@ def client_logged_in(client, user):
     """The test client, signed in as `user`."""
     client.force_login(user)
     return client
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run the browser tests last: Playwright's sync API leaves an event loop
+    running in the main thread, where the asyncio tests (tests/live) cannot
+    start theirs."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

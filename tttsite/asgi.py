@@ -1,8 +1,26 @@
-"""ASGI entry point: `application` for uvicorn, daphne and the like."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+
+`manage.py runserver` serves it through Daphne; production runs it with
+several worker processes sharing the Redis channel layer (README).
+"""
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tttsite.settings")
 
-application = get_asgi_application()
+# Django must be set up before anything imports models (the consumers do).
+django_application = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

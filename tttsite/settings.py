@@ -44,6 +44,9 @@ if not SECRET_KEY or SECRET_KEY == INSECURE_DEV_SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 
 INSTALLED_APPS = [
+    # First, so `manage.py runserver` serves the ASGI application (HTTP and
+    # WebSockets) through Daphne.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -53,6 +56,7 @@ INSTALLED_APPS = [
     # development serves them exactly as production does.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "channels",
     "games",
 ]
 
@@ -109,9 +113,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Redis, for the channel layer of live games once several server processes
-# run; nothing uses it yet.
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# Live games: moves are pushed to the browsers over WebSockets through a
+# channel layer. Without REDIS_URL it lives in the server's memory (one
+# process, nothing to install); with REDIS_URL, Redis carries it, so several
+# server processes share games, and the cache (spectator counts) lives there too.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

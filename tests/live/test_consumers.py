@@ -1,0 +1,141 @@
+"""Live play over WebSockets, with Channels' test communicator."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import services
+from games.models import Move
+from games.routing import websocket_urlpatterns
+from games.services import Player
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+application = URLRouter(websocket_urlpatterns)
+
+
+async def _connect(user, path):
+    communicator = WebsocketCommunicator(application, path)
+    communicator.scope["user"] = user
+    connected, code = await communicator.connect()
+    return communicator, connected, code
+
+
+@database_sync_to_async
+def _players_and_game():
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="x")
+    bob = users.create_user("bob", password="x")
+    carol = users.create_user("carol", password="x")
+    challenge = services.challenge_create(challenger=alice, side="X")
+    game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    return alice, bob, carol, game
+
+
+@database_sync_to_async
+def _move(game, user, cell, ply):
+    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=cell, ply=ply)
+
+
+@database_sync_to_async
+def _moves(game):
+    return list(Move.objects.filter(game=game).order_by("ply").values_list("cell", flat=True))
+
+
+async def test_anonymous_connections_are_refused():
+    alice, bob, carol, game = await _players_and_game()
+    communicator, connected, code = await _connect(AnonymousUser(), f"/ws/games/{game.pk}/")
+    assert not connected and code == 4401
+    communicator, connected, code = await _connect(AnonymousUser(), "/ws/lobby/")
+    assert not connected and code == 4401
+
+
+async def test_an_unknown_game_is_refused():
+    alice, *_ = await _players_and_game()
+    communicator, connected, code = await _connect(alice, "/ws/games/999999/")
+    assert not connected and code == 4404
+
+
+async def test_moves_reach_both_players_in_order_with_no_gaps():
+    alice, bob, carol, game = await _players_and_game()
+    a, connected, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    assert connected
+    b, connected, _ = await _connect(bob, f"/ws/games/{game.pk}/")
+    assert connected
+    assert (await a.receive_json_from())["type"] == "state"
+    first = await b.receive_json_from()
+    assert (first["type"], first["ply"], first["side"]) == ("state", 0, "O")
+    players = [alice, bob]
+    for ply, cell in enumerate([4, 0, 8, 2, 1]):
+        await _move(game, players[ply % 2], cell, ply)
+    for communicator in (a, b):
+        events = [await communicator.receive_json_from() for _ in range(5)]
+        assert [e["type"] for e in events] == ["move"] * 5
+        assert [e["ply"] for e in events] == [1, 2, 3, 4, 5]
+        assert [e["cell"] for e in events] == [4, 0, 8, 2, 1]
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_player_can_move_over_the_socket_and_everyone_hears_it():
+    alice, bob, carol, game = await _players_and_game()
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    b, _, _ = await _connect(bob, f"/ws/games/{game.pk}/")
+    await a.receive_json_from()
+    await b.receive_json_from()
+    await a.send_json_to({"action": "move", "cell": 4, "ply": 0})
+    for communicator in (a, b):
+        event = await communicator.receive_json_from()
+        assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 4)
+    # A stale or out-of-turn move is refused with the current ply.
+    await a.send_json_to({"action": "move", "cell": 0, "ply": 1})
+    refusal = await a.receive_json_from()
+    assert (refusal["type"], refusal["code"], refusal["ply"]) == ("refused", "not_your_turn", 1)
+    assert await _moves(game) == [4]
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_outsiders_watch_but_cannot_send_moves():
+    alice, bob, carol, game = await _players_and_game()
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    await a.receive_json_from()
+    c, connected, _ = await _connect(carol, f"/ws/games/{game.pk}/")
+    assert connected
+    state = await c.receive_json_from()
+    assert state["side"] is None and state["watchers"] == 1
+    assert (await c.receive_json_from())["type"] == "watchers"  # the group's news reaches carol too
+    # The players hear that someone is watching.
+    watchers = await a.receive_json_from()
+    assert (watchers["type"], watchers["watchers"], watchers["ply"]) == ("watchers", 1, 0)
+    await c.send_json_to({"action": "move", "cell": 4, "ply": 0})
+    refusal = await c.receive_json_from()
+    assert (refusal["type"], refusal["code"]) == ("refused", "not_a_player")
+    assert await _moves(game) == []
+    # The spectator still sees the players' moves.
+    await _move(game, alice, 4, 0)
+    assert (await c.receive_json_from())["cell"] == 4
+    assert (await a.receive_json_from())["cell"] == 4
+    await c.disconnect()
+    gone = await a.receive_json_from()
+    assert (gone["type"], gone["watchers"]) == ("watchers", 0)
+    await a.disconnect()
+
+
+async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told():
+    alice, bob, carol, game = await _players_and_game()
+    lobby, connected, _ = await _connect(carol, "/ws/lobby/")
+    assert connected
+    challenge = await database_sync_to_async(services.challenge_create)(challenger=alice, kind="open")
+    event = await lobby.receive_json_from()
+    assert (event["type"], event["challenge"]) == ("challenge_created", challenge.pk)
+    direct = await database_sync_to_async(services.challenge_create)(
+        challenger=alice, kind="direct", opponent_username="carol"
+    )
+    event = await lobby.receive_json_from()
+    assert (event["type"], event["challenge"]) == ("challenge_received", direct.pk)
+    await lobby.disconnect()
