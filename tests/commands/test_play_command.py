@@ -1,0 +1,249 @@
+"""``manage.py play``: a game against the AI typed in a terminal."""
+
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import engine, selectors
+from games.management.commands.play import BadMove, parse_move, render_board
+from games.models import Game, Move, Status
+
+pytestmark = pytest.mark.django_db
+
+EVERY_CELL = "".join(f"{digit}\n" for digit in "123456789")
+
+
+def play(*args, typed: str = "") -> str:
+    """Run the command with ``typed`` as the keyboard; its whole transcript."""
+    out = StringIO()
+    call_command("play", *args, stdin=StringIO(typed), stdout=out)
+    return out.getvalue()
+
+
+def only_game() -> Game:
+    (game,) = Game.objects.with_players_and_moves()
+    return game
+
+
+# -- reading a move --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "typed, cell",
+    [("7", 0), ("8", 1), ("9", 2), ("4", 3), ("5", 4), ("6", 5), ("1", 6), ("2", 7), ("3", 8), (" 5 ", 4)],
+)
+def test_digits_on_3x3_follow_the_numpad_with_7_8_9_on_top(typed, cell):
+    assert parse_move(typed, 3) == cell
+
+
+@pytest.mark.parametrize(
+    "typed, size, cell",
+    [("1 3", 3, 2), ("1,3", 3, 2), ("3, 1", 3, 6), ("2 2", 3, 4), ("4 4", 4, 15), ("1 4", 4, 3), ("5,5", 5, 24)],
+)
+def test_row_and_column_from_1_work_on_every_board(typed, size, cell):
+    assert parse_move(typed, size) == cell
+
+
+@pytest.mark.parametrize(
+    "typed, size, message",
+    [
+        ("0", 3, "Bad move: '0' is not a cell"),
+        ("10", 3, "Bad move: '10' is not a cell"),
+        ("abc", 3, "Bad move: 'abc' is not a cell"),
+        ("", 3, "Bad move: '' is not a cell"),
+        ("1 2 3", 3, "Bad move"),
+        ("-1 2", 3, "Bad move"),
+        ("5", 4, 'Type row and column like "2 3" (1 to 4)'),
+        ("4 1", 3, "Off the board: 4 1. Rows and columns go from 1 to 3."),
+        ("0 2", 3, "Off the board"),
+    ],
+)
+def test_anything_else_is_a_bad_move_that_says_what_to_type(typed, size, message):
+    with pytest.raises(BadMove) as error:
+        parse_move(typed, size)
+    assert message in str(error.value)
+
+
+def test_the_board_shows_marks_row_and_column_numbers_and_the_free_keys():
+    board = engine.Board.from_string("XO.OX...X")
+    assert render_board(board, highlight=str.lower) == "\n".join(
+        [
+            "    1   2   3        keys",
+            "1   x | O |           |   | 9",
+            "   ---+---+---     ---+---+---",
+            "2   O | x |           |   | 6",
+            "   ---+---+---     ---+---+---",
+            "3     |   | x       1 | 2 |",
+        ]
+    )
+
+
+def test_bigger_boards_show_rows_and_columns_without_numpad_keys():
+    text = render_board(engine.Board.from_moves([0, 15], size=4))
+    assert text.splitlines()[0] == "    1   2   3   4"
+    assert text.splitlines()[1] == "1   X |   |   |"
+    assert text.splitlines()[-1] == "4     |   |   | O"
+    assert "keys" not in text
+
+
+# -- a whole game ---------------------------------------------------------------------------
+
+
+def test_a_scripted_game_survives_bad_moves_and_taken_cells_and_plays_to_the_end():
+    out = play("--side", "X", "--level", "perfect", "--seed", "1", typed="abc\n0\n5\n5\n" + EVERY_CELL)
+
+    assert "Your move (X): abc\nBad move: 'abc' is not a cell." in out
+    assert "Your move (X): 0\nBad move: '0' is not a cell." in out
+    assert "Your move (X): 5\nBad move: row 2, column 2 is taken. Choose an empty cell." in out
+    assert "Traceback" not in out
+    game = only_game()
+    assert game.status == Status.FINISHED
+    assert game.result in ("o_won", "draw")  # nobody beats the perfect AI
+    assert game.cells[0] == 4  # the first good move counted, the bad ones did not
+    assert Move.objects.filter(game=game).count() == game.move_count == game.board.ply
+    assert ("It's a draw!" in out and "DRAW!" in out) or ("O wins!" in out and "YOU LOSE!" in out)
+    assert f"stored as game {game.pk}, in nobody's history" in out
+
+
+def test_the_board_is_shown_after_every_move():
+    out = play("--side", "X", "--level", "perfect", "--seed", "1", typed="5\n" + EVERY_CELL)
+
+    game = only_game()
+    boards = out.count("    1   2   3        keys")
+    assert boards == 1 + game.move_count  # the empty board, then one per move
+
+
+def test_h_recommends_a_best_cell_with_the_evaluation_time_and_the_outcome():
+    out = play("--side", "X", "--level", "perfect", "--seed", "1", typed="h\nq\n")
+
+    match = re.search(
+        r"Recommended move: (\d) \(row (\d), column (\d)\)\. Evaluation time: \d+\.\d{7}s\. With perfect play: draw\.",
+        out,
+    )
+    assert match, out
+    digit, row, column = (int(group) for group in match.groups())
+    cell = parse_move(str(digit), 3)
+    assert cell == (row - 1) * 3 + column - 1
+    assert cell in engine.analyse(engine.Board.empty()).best_cells
+
+
+def test_h_after_a_losing_move_says_the_loss_is_coming():
+    # The AI takes the centre; an edge in reply loses for O against perfect play.
+    out = play("--side", "O", "--level", "perfect", "--start-mode", "centre", "--seed", "2", typed="8\nh\nq\n")
+
+    assert re.search(r"Evaluation time: \d+\.\d{7}s\. With perfect play: loss in \d\.", out), out
+
+
+# -- who plays what ---------------------------------------------------------------------------
+
+
+def test_without_side_or_first_it_asks_like_the_seeds_and_insists_on_x_or_o():
+    out = play("--level", "easy", typed="z\no\nq\n")
+
+    assert "Choose X or O\nChosen: z\nBad choice: type X or O." in out
+    assert "You play O, the AI plays X. X moves first: the AI starts." in out
+    game = only_game()
+    assert game.human_side == "O" and game.move_count == 1
+
+
+def test_without_level_it_asks_and_enter_means_perfect():
+    play("--side", "X", typed="\nq\n")
+    assert only_game().ai_level == "perfect"
+
+
+def test_a_level_can_be_typed_by_its_first_letters_and_nonsense_is_asked_again():
+    out = play("--side", "X", typed="hopeless\nmed\nq\n")
+    assert "Bad choice: type easy, medium, hard or perfect" in out
+    assert only_game().ai_level == "medium"
+
+
+def test_first_ai_gives_the_ai_x_and_its_opening_move_is_shown():
+    out = play("--first", "ai", "--level", "perfect", "--start-mode", "centre", typed="q\n")
+
+    game = only_game()
+    assert game.ai_side == "X" and game.cells == [4]
+    assert "AI (X) plays 5: row 2, column 2." in out
+
+
+def test_first_me_gives_the_player_x():
+    play("--first", "me", "--level", "easy", typed="q\n")
+    assert only_game().human_side == "X"
+
+
+def test_a_side_and_a_starter_that_contradict_the_rules_are_refused():
+    with pytest.raises(CommandError, match="X always moves first"):
+        play("--side", "O", "--first", "me", "--level", "easy")
+    assert not Game.objects.exists()
+
+
+def test_bigger_boards_take_row_and_column():
+    out = play("--side", "X", "--variant", "4x4", "--level", "easy", "--seed", "3", typed="5\n1 1\nq\n")
+
+    assert 'Bad move: \'5\' is not a cell. Type row and column like "2 3" (1 to 4).' in out
+    game = only_game()
+    assert game.variant == "4x4" and game.cells[0] == 0
+
+
+# -- saving, leaving ----------------------------------------------------------------------------
+
+
+def test_with_user_the_finished_game_is_saved_in_their_history_with_every_move(user):
+    out = play("--user", "alice", "--side", "X", "--level", "perfect", "--seed", "4", typed="5\n" + EVERY_CELL)
+
+    game = only_game()
+    assert game.x_player == user and game.ai_side == "O" and game.guest_key == ""
+    assert game.status == Status.FINISHED and game.finished_at is not None
+    moves = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "cell"))
+    assert [ply for ply, _ in moves] == list(range(game.move_count))
+    board = engine.Board.from_moves([cell for _, cell in moves])
+    assert board.is_game_over() and game.result == board.result()
+    assert list(selectors.player_games(user)) == [game]
+    assert f"Saved as game {game.pk} in alice's history." in out
+
+
+def test_an_unknown_user_is_a_clear_error_and_nothing_is_stored():
+    with pytest.raises(CommandError, match="There is no user called 'zed'"):
+        play("--user", "zed", "--side", "X", "--level", "easy")
+    assert not Game.objects.exists()
+
+
+def test_q_resigns_the_stored_game(user):
+    out = play("--user", "alice", "--side", "X", "--level", "easy", "--seed", "1", typed="5\nq\n")
+
+    game = only_game()
+    assert (game.status, game.result, game.termination) == (Status.FINISHED, "o_won", "resigned")
+    assert game.move_count == 2
+    assert "You resigned: O wins." in out and "YOU LOSE!" in out
+    assert f"Saved as game {game.pk} in alice's history." in out
+
+
+def test_the_end_of_input_mid_game_quits_cleanly_and_resigns(user):
+    out = play("--user", "alice", "--side", "O", "--level", "easy", "--seed", "1", typed="")
+
+    game = only_game()
+    assert game.termination == "resigned" and game.result == "x_won"
+    assert out.rstrip().endswith("Bye")
+    assert "Traceback" not in out
+
+
+def test_the_end_of_input_before_the_game_starts_stores_nothing():
+    out = play(typed="")
+    assert out.strip().endswith("Bye")
+    assert not Game.objects.exists()
+
+
+def test_without_user_the_game_is_stored_as_a_guests_and_belongs_to_nobody():
+    out = play("--side", "X", "--level", "easy", typed="q\n")
+
+    game = only_game()
+    assert game.x_player is None and game.o_player is None and len(game.guest_key) == 32
+    assert game.player_name("X") == "Guest"
+    assert "Played as a guest" in out
+
+
+def test_h_on_5x5_says_when_the_outcome_is_only_an_estimate():
+    out = play("--side", "X", "--variant", "5x5", "--level", "easy", "--seed", "1", typed="h\nq\n")
+    assert re.search(r"Recommended move: \d \d \(row \d, column \d\)\. Evaluation time: \d+\.\d{7}s\.", out)
+    assert "With perfect play: not clear yet (the search scores it " in out
