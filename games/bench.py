@@ -251,7 +251,7 @@ def main() -> None:
     bench_5x5()
     if not args.skip_levels:
         level_table(args.games, 3)
-        level_table(max(1, args.games // 5), 4)
+        level_table(args.games, 4)
 
 
 if __name__ == "__main__":
