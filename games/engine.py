@@ -957,10 +957,9 @@ def analyse(board: Board, budget: float | None = None) -> Analysis:
     budget = DEFAULT_BUDGET if budget is None else budget
     search = _HeuristicSearch(geo, start + budget * _BUDGET_SHARE)
     scores, depth = _search_5x5(board, search, full_window=True)
-    evaluations = {cell: _evaluation(scores[cell], ply_after, geo.cells, exact=False) for cell in legal}
+    # A forced win or loss found within the search's depth is exact; the rest are estimates.
     evaluations = {
-        cell: (Evaluation(e.outcome, e.plies, e.score, True) if e.outcome in ("win", "loss") else e)
-        for cell, e in evaluations.items()
+        cell: _evaluation(scores[cell], ply_after, geo.cells, exact=abs(scores[cell]) > _PROVEN) for cell in legal
     }
     stats = SearchStats(
         nodes=search.nodes,
@@ -1088,7 +1087,7 @@ def best_move(board: Board, level: str = "perfect", seed: int | None = None, bud
             raise IllegalMoveError(f'there is no move to make: the game is over in "{board}"')
         if len(cells) == 1:
             return cells[0]
-        return (_rng if seed is None else random.Random(seed)).choice(cells)
+        return _random_for(seed).choice(cells)
     if level not in _LEVEL_SKILL:
         raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
     legal = board.legal_moves
