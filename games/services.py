@@ -129,6 +129,33 @@ def _locked(game_id: int) -> Game:
     return Game.objects.select_for_update().get(pk=game_id)
 
 
+def _locked_for_player(game_id: int, player: Player) -> tuple[Game, str]:
+    """Lock a game in progress that ``player`` plays in; (game, their side)."""
+    game = _locked(game_id)
+    side = game.side_of(player.user, player.guest_key)
+    if side is None:
+        raise NotAPlayer("you are not playing in this game", game=game)
+    if game.status != Status.IN_PROGRESS:
+        raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=game)
+    return game, side
+
+
+def _finish(game: Game, winner: str, termination: str) -> None:
+    """End a locked game that no line or full board ended: a resignation or a timeout."""
+    game.status = Status.FINISHED
+    game.result = Result.X_WON if winner == "X" else Result.O_WON
+    game.termination = termination
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
+
+
+def _refreshed(error: GameError) -> GameError:
+    """The refusal with the game as it is now, read after the transaction ended."""
+    if error.game is not None:
+        error.game = _fresh(error.game.pk)
+    return error
+
+
 def _replay(game: Game) -> engine.Board:
     cells = list(game.moves.order_by("ply").values_list("cell", flat=True))
     return engine.Board.from_moves(cells, size=Variant(game.variant).size)
@@ -201,8 +228,9 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
             side = game.side_of(player.user, player.guest_key)
             if side is None:
                 raise NotAPlayer("you are not playing in this game", game=game)
-            size = Variant(game.variant).size
-            cell = _check_cell(cell, size)
+            # Checked in the order of their HTTP statuses: not a player (403),
+            # malformed (400), then refusals by the game (409).
+            cell = _check_cell(cell, Variant(game.variant).size)
             if game.status != Status.IN_PROGRESS:
                 raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=game)
             if ply != game.move_count:
@@ -228,9 +256,7 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
         game = _fresh(game_id)
         raise MoveRefused("another move was played first", code="stale_ply", game=game) from None
     except GameError as error:
-        if error.game is not None:
-            error.game = _fresh(error.game.pk)
-        raise
+        raise _refreshed(error) from None
     return MoveResult(_fresh(game_id), applied=True)
 
 
@@ -262,21 +288,13 @@ def game_play_ai_move(*, game_id: int) -> Game:
 
 def game_resign(*, game_id: int, player: Player) -> Game:
     """The player gives up; the other side wins."""
-    with transaction.atomic():
-        game = _locked(game_id)
-        side = game.side_of(player.user, player.guest_key)
-        if side is None:
-            raise NotAPlayer("you are not playing in this game", game=_fresh(game_id))
-        if game.status != Status.IN_PROGRESS:
-            raise MoveRefused(
-                f"the game is {game.get_status_display().lower()}", code="game_over", game=_fresh(game_id)
-            )
-        game.status = Status.FINISHED
-        game.result = Result.O_WON if side == "X" else Result.X_WON
-        game.termination = Termination.RESIGNED
-        game.finished_at = timezone.now()
-        game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
-        live.publish_game(game, "resigned", side=side)
+    try:
+        with transaction.atomic():
+            game, side = _locked_for_player(game_id, player)
+            _finish(game, "O" if side == "X" else "X", Termination.RESIGNED)
+            live.publish_game(game, "resigned", side=side)
+    except GameError as error:
+        raise _refreshed(error) from None
     return _fresh(game_id)
 
 
@@ -476,44 +494,40 @@ def challenge_cancel(*, user, challenge_id: int) -> Challenge:
 
 def game_claim_timeout(*, game_id: int, player: Player) -> Game:
     """The waiting player claims the win once the player to move has run out of time."""
-    with transaction.atomic():
-        game = _locked(game_id)
-        side = game.side_of(player.user, player.guest_key)
-        if side is None:
-            raise NotAPlayer("you are not playing in this game", game=_fresh(game_id))
-        if game.status != Status.IN_PROGRESS:
-            raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=_fresh(game_id))
-        to_move = "X" if game.move_count % 2 == 0 else "O"
-        if to_move == side:
-            raise MoveRefused("it is your own turn: there is nothing to claim", code="not_claimable", game=_fresh(game_id))
-        if not game.is_out_of_time():
-            raise MoveRefused("your opponent still has time to move", code="not_claimable", game=_fresh(game_id))
-        game.status = Status.FINISHED
-        game.result = Result.X_WON if side == "X" else Result.O_WON
-        game.termination = Termination.TIMEOUT
-        game.finished_at = timezone.now()
-        game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
-        live.publish_game(game, "timeout", side=side)
+    try:
+        with transaction.atomic():
+            game, side = _locked_for_player(game_id, player)
+            to_move = "X" if game.move_count % 2 == 0 else "O"
+            if to_move == side:
+                raise MoveRefused("it is your own turn: there is nothing to claim", code="not_claimable", game=game)
+            if not game.is_out_of_time():
+                raise MoveRefused("your opponent still has time to move", code="not_claimable", game=game)
+            _finish(game, side, Termination.TIMEOUT)
+            live.publish_game(game, "timeout", side=side)
+    except GameError as error:
+        raise _refreshed(error) from None
     return _fresh(game_id)
 
 
 def game_abort_by_player(*, game_id: int, player: Player) -> Game:
     """A player calls a game off before its second move: no result, nobody's record changes."""
-    with transaction.atomic():
-        game = _locked(game_id)
-        if game.side_of(player.user, player.guest_key) is None:
-            raise NotAPlayer("you are not playing in this game", game=_fresh(game_id))
-        if game.status != Status.IN_PROGRESS:
-            raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=_fresh(game_id))
-        if game.move_count >= 2:
-            raise MoveRefused("a game can only be aborted before its second move; resign instead",
-                              code="too_late_to_abort", game=_fresh(game_id))
-        game.status = Status.ABORTED
-        game.finished_at = timezone.now()
-        game.save(update_fields=["status", "finished_at", "updated_at"])
-        live.publish_game(game, "aborted")
-        if not game.ai_side:
-            live.publish_lobby("game_ended", game=game.pk)
+    try:
+        with transaction.atomic():
+            game, _ = _locked_for_player(game_id, player)
+            if game.move_count >= 2:
+                raise MoveRefused(
+                    "a game can only be aborted before its second move; resign instead",
+                    code="too_late_to_abort",
+                    game=game,
+                )
+            game.status = Status.ABORTED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at", "updated_at"])
+            live.publish_game(game, "aborted")
+            if not game.ai_side:
+                live.publish_lobby("game_ended", game=game.pk)
+    except GameError as error:
+        raise _refreshed(error) from None
     return _fresh(game_id)
 
 
