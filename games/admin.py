@@ -146,7 +146,10 @@ class GameAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("final_board", "variant", "status", "result", "termination", "move_count")}),
         ("Players", {"fields": ("x_player", "o_player", "ai_side", "ai_level", "start_mode", "seed")}),
-        ("Dates", {"fields": ("created_at", "updated_at", "finished_at", "rematch_of")}),
+        (
+            "Dates and clock",
+            {"fields": ("created_at", "updated_at", "finished_at", "move_time_limit", "turn_started_at", "rematch_of")},
+        ),
     )
     readonly_fields = (
         "final_board",
@@ -164,6 +167,8 @@ class GameAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
         "finished_at",
+        "move_time_limit",
+        "turn_started_at",
         "rematch_of",
     )
 

@@ -213,7 +213,8 @@ def test_the_game_cannot_be_edited_by_hand(admin_client, user, bob):
     )
 
     assert 'name="_save"' not in page
-    for field in ("status", "result", "termination", "move_count", "finished_at", "variant"):
+    assert "Time per move (s)" in page  # shown, not editable
+    for field in ("status", "result", "termination", "move_count", "finished_at", "variant", "move_time_limit"):
         assert f'name="{field}"' not in page
     assert response.status_code == 403
     game.refresh_from_db()
