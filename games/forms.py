@@ -34,3 +34,28 @@ class NewGameForm(forms.Form):
         initial=StartMode.MINIMAX,
         widget=forms.RadioSelect,
     )
+
+
+class HistoryFilterForm(forms.Form):
+    """The filters of a player's history; every field may be left at "any"."""
+
+    result = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("", "Any result"),
+            ("won", "Won"),
+            ("lost", "Lost"),
+            ("drawn", "Drawn"),
+            ("in_progress", "In progress"),
+            ("aborted", "Aborted"),
+        ],
+    )
+    opponent = forms.ChoiceField(
+        required=False, choices=[("", "Anyone"), ("ai", "The AI"), ("human", "People")]
+    )
+    variant = forms.ChoiceField(required=False, label="Board", choices=[("", "Any board"), *Variant.choices])
+    level = forms.ChoiceField(required=False, label="AI level", choices=[("", "Any level"), *Level.choices])
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")  # labels sit above their menus, like headings
+        super().__init__(*args, **kwargs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Count, F, Func, IntegerField, OuterRef, Q, Subquery
 
 from games.models import Game, Result, Status
 
@@ -73,3 +73,22 @@ def users_with_games_played(users):
         .values("count")
     )
     return users.annotate(games_played=Subquery(games, output_field=IntegerField()))
+
+def player_record(user) -> dict[str, int]:
+    """How many games a player has: ``games`` in all, ``won``, ``lost``,
+    ``drawn`` and ``in_progress``, counted in one query."""
+    record = Game.objects.of_player(user).aggregate(
+        games=Count("pk"),
+        **{name: Count("pk", filter=RESULT_FILTERS[name](user)) for name in ("won", "lost", "drawn", "in_progress")},
+    )
+    return {name: count or 0 for name, count in record.items()}
+
+
+def player_recent_games(user, limit: int = 10) -> list[Game]:
+    """A player's latest games, finished or not, newest first."""
+    return list(player_games(user)[:limit])
+
+
+# -- games between people: the lobby, rematch offers, head to head ---------------
+
+LOBBY_LIMIT = 50

@@ -3,6 +3,7 @@ from django.contrib.auth import get_user_model, login
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from games import selectors
 from games.forms import SignUpForm
 
 
@@ -30,10 +31,15 @@ def signup(request):
 
 
 def profile(request, username):
-    """A player's public page: who they are and since when."""
+    """A player's public page: who they are, since when, their record and latest games."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     return render(
         request,
         "games/profile.html",
-        {"player": player, "is_owner": request.user == player},
+        {
+            "player": player,
+            "is_owner": request.user == player,
+            "record": selectors.player_record(player),
+            "recent_games": selectors.player_recent_games(player, limit=10),
+        },
     )
