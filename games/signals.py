@@ -16,6 +16,7 @@ def adopt_guest_games(sender, request, user, **kwargs):
         return
     guest_key = request.session.pop(GUEST_SESSION_KEY, "")
     adopted = services.games_adopt_guest(user=user, guest_key=guest_key)
-    if adopted:
-        word = "game" if adopted == 1 else "games"
-        messages.info(request, f"The {adopted} {word} you played as a guest are in your history now.")
+    if adopted == 1:
+        messages.info(request, "The game you played as a guest is in your history now.")
+    elif adopted:
+        messages.info(request, f"The {adopted} games you played as a guest are in your history now.")

@@ -178,7 +178,7 @@ def test_a_guest_who_signs_up_keeps_the_game(client, django_user_model):
         {"username": "newcomer", "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42"},
         follow=True,
     )
-    assert "you played as a guest are in your history" in response.content.decode()
+    assert "The game you played as a guest is in your history now." in response.content.decode()
     game.refresh_from_db()
     assert game.x_player.username == "newcomer"
     assert "Your turn" in client.get(game.get_absolute_url()).content.decode()
@@ -202,6 +202,6 @@ def test_4x4_and_5x5_games_are_playable(client):
 def test_a_guest_who_logs_in_to_an_existing_account_keeps_the_game(client, user, password):
     game = _start(client)
     response = client.post(reverse("login"), {"username": user.username, "password": password}, follow=True)
-    assert "you played as a guest are in your history" in response.content.decode()
+    assert "The game you played as a guest is in your history now." in response.content.decode()
     game.refresh_from_db()
     assert game.x_player == user and game.guest_key == ""
