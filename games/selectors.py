@@ -92,3 +92,34 @@ def player_recent_games(user, limit: int = 10) -> list[Game]:
 # -- games between people: the lobby, rematch offers, head to head ---------------
 
 LOBBY_LIMIT = 50
+
+
+# -- for the API: a finished game's review, a player's challenges -----------------
+
+
+def game_review(game: Game):
+    """The engine's review of a finished game (an ``engine.Review``), or None
+    while it is not finished. Kept in the cache under the game page's key:
+    a finished game never changes."""
+    from django.core.cache import cache
+
+    from games import engine
+
+    if game.status != Status.FINISHED:
+        return None
+    key = f"review:{game.pk}:{game.move_count}"
+    review = cache.get(key)
+    if review is None:
+        review = engine.review(game.cells, size=game.size, budget=0.05)
+        cache.set(key, review, 24 * 3600)
+    return review
+
+
+def challenges_for(user):
+    """The challenges waiting in the lobby, and every challenge ``user`` sent
+    or received (or accepted from the lobby), newest first."""
+    from games.models import Challenge, ChallengeKind, ChallengeStatus
+
+    return Challenge.objects.filter(
+        Q(kind=ChallengeKind.OPEN, status=ChallengeStatus.OPEN) | Q(challenger=user) | Q(opponent=user)
+    ).select_related("challenger", "opponent")

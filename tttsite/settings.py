@@ -57,6 +57,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    # Swagger UI's files served from this site: the docs page loads nothing
+    # from a CDN.
+    "drf_spectacular_sidecar",
     "games",
 ]
 
@@ -177,6 +183,67 @@ if env_flag("HTTPS"):
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600"))
+
+# The JSON API under /api/ (games/api/): tokens for programs, the session
+# (with CSRF) for pages; JSON in and out; every error in one body shape.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first, so an anonymous request hears 401 with
+        # "WWW-Authenticate: Token" rather than a bare 403.
+        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "games.api.throttles.AnonRateThrottle",
+        "games.api.throttles.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_RATE_ANON", "60/min"),
+        "user": os.environ.get("API_RATE_USER", "600/min"),
+        # The engine's work is the costly part: analysis and sign-in attempts
+        # get a tighter budget of their own.
+        "analyse": os.environ.get("API_RATE_ANALYSE", "30/min"),
+        "auth": os.environ.get("API_RATE_AUTH", "20/min"),
+    },
+    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.PageNumberPagination",
+    "PAGE_SIZE": 20,
+    "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "tttsite API",
+    "DESCRIPTION": (
+        "Tic-tac-toe against a minimax AI and against other people.\n\n"
+        "**Authentication**: `Authorization: Token <token>` (POST /api/auth/token/), or the site's "
+        "session with its CSRF token. Only /api/analyse/ and /api/auth/token/ answer anonymous clients.\n\n"
+        "**Errors** have one body: `{\"code\", \"message\"}`, plus `fields` for invalid input and "
+        "`game` (as it now stands) when an action on a game is refused (409).\n\n"
+        "**Moves** are `{\"cell\", \"ply\"}`: 201 when played (with the AI's reply), 200 when the "
+        "same move at the same ply was already played, 409 with the game when refused.\n\n"
+        "**Rate limits**: per user and per anonymous client, tighter for analysis and sign-in; "
+        "a 429 says how long to wait in Retry-After."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # One name per choice set, whichever serializer uses it.
+    "ENUM_NAME_OVERRIDES": {
+        "SideEnum": "games.models.Side",
+        "SideOrRandomEnum": "games.models.ChallengeSide",
+        "LevelEnum": "games.models.Level",
+        "VariantEnum": "games.models.Variant",
+        "ChallengeKindEnum": "games.models.ChallengeKind",
+        "PlayerKindEnum": ["human", "ai", "guest", "deleted"],
+    },
+}
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 LOGGING = {

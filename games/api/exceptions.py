@@ -1,0 +1,122 @@
+"""One error body for the whole API, whatever raised the error.
+
+    {"code": "stale_ply", "message": "the game has moved on: ...", "game": {...}}
+
+``code`` is a word a program can test, ``message`` a sentence a person can
+read. Invalid input adds ``fields`` (messages by field name); a refused action
+on a game (409) adds ``game``, the game as it now stands, so a client can
+redraw and carry on without asking again.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.services import GameError
+
+logger = logging.getLogger("django.request")
+
+# Where DRF's own code says too little or names it differently.
+CODES = {
+    exceptions.ValidationError: "invalid",
+    exceptions.ParseError: "malformed_json",
+}
+
+
+class GameNotFinished(GameError):
+    """Asking for what only a finished game has (its review)."""
+
+    code = "game_not_finished"
+    status = 409
+
+
+def api_exception_handler(exc, context):
+    """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every exception a view raises, as one body shape."""
+    request = context.get("request")
+    if isinstance(exc, GameError):
+        return Response(_game_error_body(exc, request), status=exc.status)
+    if isinstance(exc, ObjectDoesNotExist):
+        # The services look games and challenges up by id and let Model.DoesNotExist through.
+        thing = type(exc).__qualname__.split(".")[0].lower()
+        exc = exceptions.NotFound(f"There is no such {thing}.")
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)  # headers (Retry-After, WWW-Authenticate), rollback
+    if response is None:
+        if settings.DEBUG:
+            return None  # Django's technical page, with the traceback
+        logger.error("Unexpected error in the API at %s", request.path if request else "?", exc_info=exc)
+        return Response(
+            {"code": "server_error", "message": "Something went wrong on the server; it has been logged."},
+            status=500,
+        )
+    response.data = error_body(exc)
+    return response
+
+
+def error_body(exc: exceptions.APIException) -> dict:
+    if isinstance(exc, exceptions.ValidationError):
+        return _validation_body(exc.detail)
+    code = next((code for cls, code in CODES.items() if isinstance(exc, cls)), None)
+    detail = exc.detail
+    if code is None:
+        code = getattr(detail, "code", None) or exc.default_code
+    return {"code": code, "message": str(detail)}
+
+
+def _game_error_body(exc: GameError, request) -> dict:
+    from games.api.serializers import GameSerializer
+
+    body = {"code": exc.code, "message": _sentence(exc.message)}
+    if exc.status == 409 and exc.game is not None:
+        body["game"] = GameSerializer(exc.game, context={"request": request}).data
+    return body
+
+
+def _sentence(text: str) -> str:
+    """The services write messages to sit inside a sentence; here they stand alone."""
+    text = str(text)
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _validation_body(detail) -> dict:
+    if isinstance(detail, dict):
+        fields = {name: _messages(value) for name, value in detail.items()}
+        general = fields.pop(api_settings.NON_FIELD_ERRORS_KEY, [])
+    else:
+        fields, general = {}, _messages(detail)
+    if general:
+        message = " ".join(general)
+    elif fields:
+        name, messages = next(iter(fields.items()))
+        message = f"{name}: {messages[0]}" if messages else "The input is not valid."
+    else:
+        message = "The input is not valid."
+    body = {"code": CODES[exceptions.ValidationError], "message": message}
+    if fields:
+        body["fields"] = fields
+    return body
+
+
+def _messages(value) -> list[str]:
+    """Flatten DRF's nested error details into a list of sentences."""
+    if isinstance(value, dict):
+        return [f"{key}: {message}" for key, item in value.items() for message in _messages(item)]
+    if isinstance(value, (list, tuple)):
+        return [message for item in value for message in _messages(item)]
+    return [str(value)]

@@ -1,0 +1,18 @@
+"""Pages of 20, by number only."""
+
+from __future__ import annotations
+
+from rest_framework import pagination
+
+
+class PageNumberPagination(pagination.PageNumberPagination):
+    """DRF's page numbers, read as the schema says: ``?page=`` is an integer.
+
+    DRF would also take an empty ``?page=`` as page 1 and ``?page=last``; here
+    both are a 404 like any other page that is not there.
+    """
+
+    last_page_strings = ()
+
+    def get_page_number(self, request, paginator):
+        return request.query_params.get(self.page_query_param, 1)

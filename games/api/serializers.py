@@ -1,0 +1,404 @@
+"""What goes in and out of the API: one input serializer per operation, and
+the shapes of games, challenges, analyses, reviews and errors.
+
+Serializers here parse and present; they decide no rule of the game. Input is
+checked for shape (a whole number, one of the variants); whether a move is
+legal is for the services to say.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games import engine
+from games.models import (
+    MOVE_TIME_LIMITS,
+    ChallengeKind,
+    ChallengeSide,
+    ChallengeStatus,
+    Level,
+    Result,
+    Side,
+    StartMode,
+    Status,
+    Termination,
+    Variant,
+)
+from games.selectors import RESULT_FILTERS
+
+# The largest board is 5x5: cells 0..24, at most 25 moves.
+MAX_CELL = max(size * size for size, _ in engine.VARIANTS.values()) - 1
+
+
+class WholeNumberField(serializers.IntegerField):
+    """A JSON integer: not a string or a float that happens to look like one."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StringField(serializers.CharField):
+    """A JSON string taken as sent: DRF would turn a number into one and trim
+    spaces; here a number is invalid and " " is not blank, as the schema says."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class WholeNumberChoiceField(serializers.ChoiceField):
+    """One of a few integers, sent as a JSON integer (or null where allowed), not as a string."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+POSITION_PATTERN = r"^(?:[XO.]{9}|[XO.]{16}|[XO.]{25})$"
+
+
+@extend_schema_field({"type": "string", "pattern": POSITION_PATTERN, "example": "X...O...."})
+class PositionField(StringField):
+    """A position's string form. Only the engine says what is wrong with one
+    (and why); the pattern in the schema is a guide for clients."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=MAX_CELL + 1, **kwargs)
+
+
+class OptionalChoiceField(serializers.ChoiceField):
+    """A choice the model stores as "" when there is none: null in JSON."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_null=True, **kwargs)
+
+    def to_representation(self, value):
+        if value in ("", None):
+            return None
+        return super().to_representation(value)
+
+
+# --------------------------------------------------------------------------
+# Errors (for the schema: the exception handler writes these bodies).
+
+
+def _error_fields(**extra) -> dict:
+    return {
+        "code": serializers.CharField(help_text="What went wrong, in a word a program can test."),
+        "message": serializers.CharField(help_text="What went wrong, in a sentence a person can read."),
+        **extra,
+    }
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error: a code and a message; validation errors add ``fields``."""
+
+    # "fields" is the name of a Serializer property, so the fields are declared here.
+    def get_fields(self):
+        return _error_fields(
+            fields=serializers.DictField(
+                child=serializers.ListField(child=serializers.CharField()),
+                required=False,
+                help_text="For invalid input: the messages about each field, by field name.",
+            )
+        )
+
+
+# --------------------------------------------------------------------------
+# Accounts.
+
+
+class TokenInputSerializer(serializers.Serializer):
+    username = StringField()
+    password = StringField(style={"input_type": "password"}, write_only=True)
+
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text='Send it as "Authorization: Token <token>".')
+
+
+# --------------------------------------------------------------------------
+# Games.
+
+
+class PlayerSerializer(serializers.Serializer):
+    username = serializers.CharField(allow_null=True, help_text="Null for the AI, a guest or a deleted account.")
+    name = serializers.CharField(help_text='The name to show: "alice", "AI (perfect)", "Guest".')
+    kind = serializers.ChoiceField(choices=["human", "ai", "guest", "deleted"])
+    level = OptionalChoiceField(choices=Level.choices, help_text="The AI's level; null for people.")
+
+
+def player_data(game, side: str) -> dict:
+    """Who plays ``side``: a person, the AI, a guest, or an account since deleted."""
+    user = game.player(side)
+    if game.ai_side == side:
+        kind = "ai"
+    elif user is not None:
+        kind = "human"
+    elif game.guest_key:
+        kind = "guest"
+    else:
+        kind = "deleted"
+    return {
+        "username": user.get_username() if user is not None else None,
+        "name": game.player_name(side),
+        "kind": kind,
+        "level": game.ai_level if kind == "ai" else None,
+    }
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.SerializerMethodField(help_text="The game's page on the site.")
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    board = serializers.SerializerMethodField(help_text='The position, row by row: "X", "O" or "." per cell.')
+    ply = serializers.IntegerField(source="move_count", help_text="How many moves have been made.")
+    to_move = serializers.SerializerMethodField(help_text="Whose turn it is; null once the game is over.")
+    status = serializers.ChoiceField(choices=Status.choices)
+    result = OptionalChoiceField(choices=Result.choices, help_text="Null until the game is finished.")
+    termination = OptionalChoiceField(choices=Termination.choices)
+    winning_line = serializers.SerializerMethodField(help_text="The cells of the winning line, or null.")
+    moves = serializers.SerializerMethodField(help_text="The cells played, in order (X first).")
+    x_player = serializers.SerializerMethodField()
+    o_player = serializers.SerializerMethodField()
+    your_side = serializers.SerializerMethodField(help_text="The side you play in this game; null if you do not.")
+    ai_side = OptionalChoiceField(choices=Side.choices, help_text="The side the AI plays; null between people.")
+    ai_level = OptionalChoiceField(choices=Level.choices)
+    start_mode = OptionalChoiceField(choices=StartMode.choices, help_text="How the AI opens when it plays X.")
+    move_time_limit = serializers.IntegerField(allow_null=True, help_text="Seconds per move; null: no limit.")
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the player to move runs out of time; null without a limit."
+    )
+    rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(serializers.URLField())
+    def get_url(self, game) -> str:
+        request = self.context.get("request")
+        url = game.get_absolute_url()
+        return request.build_absolute_uri(url) if request is not None else url
+
+    def get_board(self, game) -> str:
+        return str(game.board)
+
+    @extend_schema_field(serializers.ChoiceField(choices=Side.choices, allow_null=True))
+    def get_to_move(self, game):
+        return game.board.to_move if game.is_in_progress else None
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), allow_null=True))
+    def get_winning_line(self, game):
+        line = game.board.winning_line
+        return list(line) if line else None
+
+    def get_moves(self, game) -> list[int]:
+        return list(game.cells)
+
+    @extend_schema_field(PlayerSerializer)
+    def get_x_player(self, game):
+        return player_data(game, "X")
+
+    @extend_schema_field(PlayerSerializer)
+    def get_o_player(self, game):
+        return player_data(game, "O")
+
+    @extend_schema_field(serializers.ChoiceField(choices=Side.choices, allow_null=True))
+    def get_your_side(self, game):
+        request = self.context.get("request")
+        return game.side_of(request.user) if request is not None else None
+
+
+class GameRefusalSerializer(serializers.Serializer):
+    """A move or action the game refused (409): the error and the game as it now stands."""
+
+    def get_fields(self):
+        return _error_fields(game=GameSerializer(help_text="The game as it stands: play on from here."))
+
+
+class GameCreateInputSerializer(serializers.Serializer):
+    opponent = serializers.ChoiceField(
+        choices=["ai"],
+        default="ai",
+        help_text='"ai": games against people start from a challenge (POST /api/challenges/).',
+        error_messages={
+            "invalid_choice": '"{input}" is not an opponent here: only "ai" starts a game at once; '
+            "to play a person, create a challenge: POST /api/challenges/."
+        },
+    )
+    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.THREE)
+    level = serializers.ChoiceField(choices=Level.choices, default=Level.PERFECT)
+    side = serializers.ChoiceField(
+        choices=[*Side.choices, ("random", "Random")], default=Side.X, help_text="The side you play."
+    )
+    start_mode = serializers.ChoiceField(
+        choices=StartMode.choices, default=StartMode.MINIMAX, help_text="How the AI opens when it plays X."
+    )
+
+
+class GameFilterSerializer(serializers.Serializer):
+    """The history page's filters; empty or absent means any."""
+
+    result = serializers.ChoiceField(choices=list(RESULT_FILTERS), required=False, allow_blank=True,
+                                     help_text="From your side of the board.")
+    opponent = serializers.ChoiceField(choices=["ai", "human"], required=False, allow_blank=True)
+    variant = serializers.ChoiceField(choices=Variant.choices, required=False, allow_blank=True)
+    level = serializers.ChoiceField(choices=Level.choices, required=False, allow_blank=True,
+                                    help_text="The AI's level.")
+
+
+class MoveInputSerializer(serializers.Serializer):
+    cell = WholeNumberField(min_value=0, max_value=MAX_CELL, help_text="0 is the top left, row by row.")
+    ply = WholeNumberField(
+        min_value=0, max_value=MAX_CELL + 1, help_text="How many moves you believe have been made."
+    )
+
+
+# --------------------------------------------------------------------------
+# Challenges.
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=ChallengeKind.choices)
+    status = serializers.ChoiceField(choices=ChallengeStatus.choices)
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    challenger = serializers.CharField(source="challenger.username")
+    opponent = serializers.CharField(source="opponent.username", allow_null=True,
+                                     help_text="Who it was sent to, or who accepted it.")
+    side = serializers.ChoiceField(source="challenger_side", choices=ChallengeSide.choices,
+                                   help_text="The challenger's side.")
+    move_time_limit = serializers.IntegerField(allow_null=True, help_text="Seconds per move; null: no limit.")
+    token = serializers.SerializerMethodField(
+        help_text="The invite's secret (POST /api/challenges/accept/): shown to the challenger only."
+    )
+    game = serializers.IntegerField(source="game_id", allow_null=True, help_text="The game, once accepted.")
+    rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
+    created_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_token(self, challenge):
+        request = self.context.get("request")
+        if request is not None and challenge.challenger_id == request.user.pk:
+            return challenge.token
+        return None
+
+
+class ChallengeCreateInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ChallengeKind.choices, default=ChallengeKind.OPEN)
+    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.THREE)
+    side = serializers.ChoiceField(choices=ChallengeSide.choices, default=ChallengeSide.RANDOM,
+                                   help_text="The side you play.")
+    move_time_limit = WholeNumberChoiceField(
+        choices=[value for value, _ in MOVE_TIME_LIMITS if value is not None],
+        allow_null=True,
+        default=None,
+        help_text="Seconds per move; null: no limit.",
+    )
+    opponent = StringField(required=False, allow_blank=True, default="",
+                                     help_text="The username to challenge, for a direct challenge.")
+
+    def validate(self, attrs):
+        if attrs["kind"] == ChallengeKind.DIRECT and not attrs["opponent"]:
+            raise serializers.ValidationError({"opponent": "A direct challenge names the player to challenge."})
+        return attrs
+
+
+class ChallengeTokenInputSerializer(serializers.Serializer):
+    token = StringField(max_length=64, help_text="The secret of an invite link.")
+
+
+# --------------------------------------------------------------------------
+# The engine's view: analysis and review.
+
+
+class EvaluationSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(
+        choices=["win", "draw", "loss", "unclear"], help_text="For the player making the move, under perfect play."
+    )
+    plies = serializers.IntegerField(allow_null=True, help_text="Moves to the end of the game, this one included.")
+    exact = serializers.BooleanField(help_text="False for the 5x5 search's estimates.")
+
+
+class CellEvaluationSerializer(EvaluationSerializer):
+    score = serializers.IntegerField(help_text="The search's score: higher is better for the player to move.")
+
+
+class SearchStatsSerializer(serializers.Serializer):
+    nodes = serializers.IntegerField(help_text="Positions the engine visited.")
+    nodes_without_pruning = serializers.IntegerField(
+        allow_null=True, help_text="What plain minimax would visit; null when too large to count."
+    )
+    nodes_without_pruning_exact = serializers.BooleanField()
+    seconds = serializers.FloatField()
+    depth = serializers.IntegerField(allow_null=True)
+
+
+class AnalyseInputSerializer(serializers.Serializer):
+    board = PositionField(help_text='A position, row by row: 9, 16 or 25 of "X", "O" and ".".')
+
+    def validate_board(self, value) -> engine.Board:
+        try:
+            return engine.Board.from_string(value)
+        except engine.InvalidPositionError as error:
+            raise serializers.ValidationError(str(error), code="invalid_position") from None
+
+
+class AnalysisSerializer(serializers.Serializer):
+    """Built with :meth:`of` from a Board and its ``engine.Analysis``."""
+
+    board = serializers.CharField()
+    to_move = serializers.ChoiceField(choices=Side.choices, allow_null=True)
+    exact = serializers.BooleanField(help_text="False when the 5x5 search's estimates are in it.")
+    cells = serializers.DictField(
+        child=CellEvaluationSerializer(),
+        help_text="Every empty cell's value for the player to move, by cell; empty once the game is over.",
+    )
+    best_cells = serializers.ListField(child=serializers.IntegerField())
+    stats = SearchStatsSerializer()
+
+    @classmethod
+    def of(cls, board: engine.Board, analysis: engine.Analysis) -> AnalysisSerializer:
+        # An Analysis is a dict of cells, so its attributes are read here, not by dotted sources.
+        return cls(
+            {
+                "board": str(board),
+                "to_move": board.to_move,
+                "exact": analysis.exact,
+                "cells": dict(analysis),
+                "best_cells": analysis.best_cells,
+                "stats": analysis.stats,
+            }
+        )
+
+
+class MoveReviewSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    player = serializers.ChoiceField(choices=Side.choices)
+    cell = serializers.IntegerField()
+    label = serializers.ChoiceField(choices=["best", "inaccurate", "mistake", "blunder"])
+    played = EvaluationSerializer()
+    best = EvaluationSerializer()
+    best_cells = serializers.ListField(child=serializers.IntegerField())
+
+
+class ReviewSerializer(serializers.Serializer):
+    """Built from ``{"game": Game, "review": engine.Review}``."""
+
+    game = serializers.IntegerField(source="game.pk")
+    exact = serializers.BooleanField(source="review.exact")
+    decisive_ply = serializers.IntegerField(
+        source="review.decisive_ply", allow_null=True, help_text="The move that decided the result, if one did."
+    )
+    moves = MoveReviewSerializer(source="review.moves", many=True)

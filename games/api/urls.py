@@ -1,0 +1,27 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("auth/token/", views.TokenCreateApi.as_view(), name="token"),
+    path("games/", views.GamesApi.as_view(), name="games"),
+    path("games/<int:pk>/", views.GameDetailApi.as_view(), name="game"),
+    path("games/<int:pk>/moves/", views.GameMoveApi.as_view(), name="game-moves"),
+    path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="game-resign"),
+    path("games/<int:pk>/abort/", views.GameAbortApi.as_view(), name="game-abort"),
+    path("games/<int:pk>/claim-timeout/", views.GameClaimTimeoutApi.as_view(), name="game-claim-timeout"),
+    path("games/<int:pk>/review/", views.GameReviewApi.as_view(), name="game-review"),
+    path("challenges/", views.ChallengesApi.as_view(), name="challenges"),
+    path("challenges/accept/", views.ChallengeAcceptByTokenApi.as_view(), name="challenge-accept-by-token"),
+    path("challenges/<int:pk>/accept/", views.ChallengeAcceptApi.as_view(), name="challenge-accept"),
+    path("challenges/<int:pk>/decline/", views.ChallengeDeclineApi.as_view(), name="challenge-decline"),
+    path("challenges/<int:pk>/cancel/", views.ChallengeCancelApi.as_view(), name="challenge-cancel"),
+    path("analyse/", views.AnalyseApi.as_view(), name="analyse"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Last: any other address under /api/ is a JSON 404, not the site's HTML page.
+    re_path(r"^", views.NotFoundApi.as_view(), name="not-found"),
+]

@@ -1,0 +1,359 @@
+"""The API's views: one per operation, each parse -> service -> present.
+
+A view reads its input with an input serializer, calls one service (a write)
+or selector (a read), and answers with an output serializer. Refusals are the
+services' GameError, turned into the error body by exceptions.py; no rule of
+the game is decided here.
+"""
+
+from __future__ import annotations
+
+from django.urls import Resolver404, resolve
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from games import engine, selectors, services
+from games.api import serializers as s
+from games.api.exceptions import GameNotFinished
+from games.api.schema import answers, answers_to_a_challenge_action, operation
+from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from games.services import Player
+
+#: Seconds the engine may think about a 5x5 position for /api/analyse/
+#: (3x3 and 4x4 are solved exactly and fast).
+ANALYSE_BUDGET = 0.5
+
+
+# --------------------------------------------------------------------------
+# Small shared pieces.
+
+
+def _input(serializer_class, data, **context):
+    serializer = serializer_class(data=data, context=context)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _player(request) -> Player:
+    return Player(user=request.user)
+
+
+def _game(game, request, code=status.HTTP_200_OK) -> Response:
+    return Response(s.GameSerializer(game, context={"request": request}).data, status=code)
+
+
+def _challenge(challenge, request, code=status.HTTP_200_OK) -> Response:
+    return Response(s.ChallengeSerializer(challenge, context={"request": request}).data, status=code)
+
+
+# --------------------------------------------------------------------------
+# Accounts.
+
+
+class TokenCreateApi(APIView):
+    """Trade a username and password for the API token of that account."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @operation(
+        operation_id="auth_token_create",
+        tags=["auth"],
+        request=s.TokenInputSerializer,
+        responses=answers({200: s.TokenSerializer}, 400, body=True),
+    )
+    def post(self, request):
+        data = _input(s.TokenInputSerializer, request.data)
+        token = services.auth_token_issue(username=data["username"], password=data["password"], request=request)
+        return Response(s.TokenSerializer({"token": token}).data)
+
+
+# --------------------------------------------------------------------------
+# Games.
+
+
+class GamesApi(APIView):
+    """/api/games/: GET lists your games, POST starts one against the AI."""
+
+    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+
+    @operation(
+        operation_id="games_list",
+        tags=["games"],
+        parameters=[s.GameFilterSerializer],
+        responses=answers({200: s.GameSerializer(many=True)}, 400, 401, 404),
+        description="Your games, newest first, 20 a page; filtered like the history page. "
+        "An unknown filter value is a 400; a page past the end is a 404.",
+    )
+    def get(self, request):
+        filters = _input(s.GameFilterSerializer, request.query_params)
+        games = selectors.player_games(request.user, **filters)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response(s.GameSerializer(page, many=True, context={"request": request}).data)
+
+    @operation(
+        operation_id="games_create",
+        tags=["games"],
+        request=s.GameCreateInputSerializer,
+        responses=answers({201: s.GameSerializer}, 400, 401, body=True),
+        description="A game against the AI. If the AI plays X its first move is already in the answer. "
+        "Games against people start from a challenge (POST /api/challenges/).",
+    )
+    def post(self, request):
+        data = _input(s.GameCreateInputSerializer, request.data)
+        game = services.game_create_against_ai(
+            player=_player(request),
+            variant=data["variant"],
+            side=data["side"],
+            level=data["level"],
+            start_mode=data["start_mode"],
+        )
+        return _game(game, request, status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    @operation(
+        operation_id="games_retrieve",
+        tags=["games"],
+        responses=answers({200: s.GameSerializer}, 401, 404),
+        description="Any signed-in player may look at any game, as on the site, where game pages are public.",
+    )
+    def get(self, request, pk: int):
+        game = selectors.game_detail(pk)
+        if game.is_in_progress and game.is_against_ai and game.board.to_move == game.ai_side:
+            # The AI's move was interrupted (a restart between two writes): it is
+            # owed, so it is made now rather than leave the game stuck (as the page does).
+            game = services.game_play_ai_move(game_id=game.pk)
+        return _game(game, request)
+
+
+class GameMoveApi(APIView):
+    @operation(
+        operation_id="games_moves_create",
+        tags=["games"],
+        request=s.MoveInputSerializer,
+        responses=answers(
+            {
+                201: OpenApiResponse(s.GameSerializer, description="Played; against the AI its reply is included."),
+                200: OpenApiResponse(
+                    s.GameSerializer,
+                    description="The same move at the same ply was already played (a repeated request): "
+                    "nothing changed.",
+                ),
+            },
+            400, 401, 403, 404, 409,
+            body=True,
+        ),
+        description="Play `cell`, saying how many moves you believe have been made (`ply`). "
+        "A cell off this board is a 400 (`invalid_cell`); an occupied cell, the opponent's turn, "
+        "a stale ply or a finished game is a 409 with the current game.",
+    )
+    def post(self, request, pk: int):
+        data = _input(s.MoveInputSerializer, request.data)
+        result = services.game_play_move(game_id=pk, player=_player(request), cell=data["cell"], ply=data["ply"])
+        game = services.game_play_ai_move(game_id=result.game.pk)
+        return _game(game, request, status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK)
+
+
+def _game_action(operation_id: str, description: str):
+    return operation(
+        operation_id=operation_id,
+        tags=["games"],
+        request=None,
+        responses=answers({200: s.GameSerializer}, 401, 403, 404, 409),
+        description=description,
+    )
+
+
+class GameResignApi(APIView):
+    @_game_action("games_resign", "Give up: the other side wins.")
+    def post(self, request, pk: int):
+        return _game(services.game_resign(game_id=pk, player=_player(request)), request)
+
+
+class GameAbortApi(APIView):
+    @_game_action(
+        "games_abort", "Call the game off before its second move: no result, nobody's record changes."
+    )
+    def post(self, request, pk: int):
+        return _game(services.game_abort_by_player(game_id=pk, player=_player(request)), request)
+
+
+class GameClaimTimeoutApi(APIView):
+    @_game_action(
+        "games_claim_timeout", "Claim the win when the player to move has run out of time (`not_claimable` before)."
+    )
+    def post(self, request, pk: int):
+        return _game(services.game_claim_timeout(game_id=pk, player=_player(request)), request)
+
+
+class GameReviewApi(APIView):
+    @operation(
+        operation_id="games_review",
+        tags=["games"],
+        responses=answers({200: s.ReviewSerializer}, 401, 404, 409),
+        description="The engine's label for every move of a finished game, and the move that decided it. "
+        "409 (`game_not_finished`) before the end.",
+    )
+    def get(self, request, pk: int):
+        game = selectors.game_detail(pk)
+        review = selectors.game_review(game)
+        if review is None:
+            raise GameNotFinished("the game is not finished: it is reviewed once it ends", game=game)
+        return Response(s.ReviewSerializer({"game": game, "review": review}).data)
+
+
+# --------------------------------------------------------------------------
+# Challenges.
+
+
+
+class ChallengesApi(APIView):
+    """/api/challenges/: GET lists them, POST creates one."""
+
+    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+
+    @operation(
+        operation_id="challenges_list",
+        tags=["challenges"],
+        responses=answers({200: s.ChallengeSerializer(many=True)}, 401, 404),
+        description="The challenges waiting in the lobby, and every challenge you sent, received "
+        "or accepted, newest first.",
+    )
+    def get(self, request):
+        challenges = selectors.challenges_for(request.user)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(challenges, request, view=self)
+        return paginator.get_paginated_response(
+            s.ChallengeSerializer(page, many=True, context={"request": request}).data
+        )
+
+    @operation(
+        operation_id="challenges_create",
+        tags=["challenges"],
+        request=s.ChallengeCreateInputSerializer,
+        responses=answers({201: s.ChallengeSerializer}, 400, 401, body=True),
+        description="`open`: listed in the lobby for anyone; `direct`: sent to `opponent`; "
+        "`link`: an invite whose `token` you share.",
+    )
+    def post(self, request):
+        data = _input(s.ChallengeCreateInputSerializer, request.data)
+        challenge = services.challenge_create(
+            challenger=request.user,
+            kind=data["kind"],
+            variant=data["variant"],
+            side=data["side"],
+            move_time_limit=data["move_time_limit"],
+            opponent_username=data["opponent"],
+        )
+        return _challenge(challenge, request, status.HTTP_201_CREATED)
+
+
+class ChallengeAcceptApi(APIView):
+    @operation(
+        operation_id="challenges_accept",
+        tags=["challenges"],
+        request=None,
+        responses=answers_to_a_challenge_action({201: s.GameSerializer}),
+        description="Accept a challenge from the lobby or one sent to you: the game starts at once. "
+        "An invite link is accepted with its token (POST /api/challenges/accept/), never by id (`needs_invite_link`).",
+    )
+    def post(self, request, pk: int):
+        game = services.challenge_accept_by_id(user=request.user, challenge_id=pk)
+        return _game(game, request, status.HTTP_201_CREATED)
+
+
+class ChallengeAcceptByTokenApi(APIView):
+    @operation(
+        operation_id="challenges_accept_by_token",
+        tags=["challenges"],
+        request=s.ChallengeTokenInputSerializer,
+        responses=answers_to_a_challenge_action({201: s.GameSerializer}, 400, body=True),
+        description="Accept an invite link (or any challenge) by its token.",
+    )
+    def post(self, request):
+        data = _input(s.ChallengeTokenInputSerializer, request.data)
+        game = services.challenge_accept(user=request.user, token=data["token"])
+        return _game(game, request, status.HTTP_201_CREATED)
+
+
+class ChallengeDeclineApi(APIView):
+    @operation(
+        operation_id="challenges_decline",
+        tags=["challenges"],
+        request=None,
+        responses=answers_to_a_challenge_action({200: s.ChallengeSerializer}),
+        description="Say no to a challenge sent to you.",
+    )
+    def post(self, request, pk: int):
+        return _challenge(services.challenge_decline(user=request.user, challenge_id=pk), request)
+
+
+class ChallengeCancelApi(APIView):
+    @operation(
+        operation_id="challenges_cancel",
+        tags=["challenges"],
+        request=None,
+        responses=answers_to_a_challenge_action({200: s.ChallengeSerializer}),
+        description="Withdraw your challenge before anyone accepts it.",
+    )
+    def post(self, request, pk: int):
+        return _challenge(services.challenge_cancel(user=request.user, challenge_id=pk), request)
+
+
+# --------------------------------------------------------------------------
+# The engine, for anyone.
+
+
+class AnalyseApi(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle, ScopedRateThrottle]
+    throttle_scope = "analyse"
+
+    @operation(
+        operation_id="analyse",
+        tags=["engine"],
+        request=s.AnalyseInputSerializer,
+        responses=answers({200: s.AnalysisSerializer}, 400, 401, 403, body=True),
+        description="The engine's evaluation of every empty cell for the player to move. "
+        "Exact on 3x3 and 4x4; on 5x5 the search thinks for half a second and its estimates say "
+        "`exact: false`. A finished position has no cells to evaluate: `cells` is empty. "
+        "An impossible position is a 400 whose message says why. Open to anyone, with a tighter rate limit.",
+    )
+    def post(self, request):
+        board = _input(s.AnalyseInputSerializer, request.data)["board"]
+        analysis = engine.analyse(board, budget=ANALYSE_BUDGET)
+        return Response(s.AnalysisSerializer.of(board, analysis).data)
+
+
+# --------------------------------------------------------------------------
+# Anything else under /api/.
+
+
+class NotFoundApi(APIView):
+    """Unknown /api/ addresses answer in JSON, like every other API error."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    throttle_classes = []
+    schema = None  # not an operation
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        message = f"There is no API endpoint at {request.path}."
+        if not request.path.endswith("/"):
+            try:
+                resolved = resolve(request.path + "/")
+            except Resolver404:
+                resolved = None
+            if resolved is not None and resolved.func.view_class is not NotFoundApi:
+                message += f" Did you mean {request.path}/ (with the slash)?"
+        raise exceptions.NotFound(message)
+
+    options = http_method_not_allowed
