@@ -1,0 +1,205 @@
+"""The OpenAPI schema: valid, complete, served with its docs, and true to the
+API (schemathesis sends generated requests and checks every answer against it)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.core.management import call_command
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.validation import validate_schema
+from hypothesis import HealthCheck, settings as hypothesis_settings
+from rest_framework.settings import api_settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from games import services
+from games.services import Player
+from tests.api.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC_OPERATIONS = {"auth_token_create", "analyse"}
+
+
+@pytest.fixture(scope="module")
+def schema():
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def _operations(schema):
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            yield path, method, operation
+
+
+def test_the_schema_is_valid_openapi(schema):
+    validate_schema(schema)  # raises on anything the OpenAPI 3 meta-schema refuses
+
+
+def test_the_schema_is_generated_without_warnings(tmp_path):
+    # drf-spectacular warns about what it had to guess; every guess is a hole in the contract.
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml"))
+
+
+def test_every_operation_documents_its_answers_and_errors(schema):
+    operations = list(_operations(schema))
+    assert len(operations) == 16
+    for path, method, operation in operations:
+        responses = operation["responses"]
+        where = f"{method.upper()} {path}"
+        assert any(code.startswith("2") for code in responses), where
+        assert "429" in responses, where
+        assert "Retry-After" in responses["429"].get("headers", {}), where
+        if operation["operationId"] not in PUBLIC_OPERATIONS:
+            assert "401" in responses, where
+        if "requestBody" in operation:
+            assert {"400", "415"} <= set(responses), where
+        if "{id}" in path:
+            assert "404" in responses, where
+        for code, response in responses.items():
+            if not code.startswith("2"):
+                ref = response["content"]["application/json"]["schema"]["$ref"]
+                assert ref.split("/")[-1] in {"Error", "GameRefusal"}, where
+
+
+def test_the_schema_is_served_to_anyone(anon):
+    response = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    assert response.json()["info"]["title"] == "tttsite API"
+
+
+def test_the_docs_load_nothing_from_other_sites(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert assets and all(url.startswith("/") for url in assets), assets
+    for url in assets:
+        assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.browser
+def test_the_docs_render_in_a_browser_without_the_internet(live_server):
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("chromium is not installed (apt-get install chromium)", pytrace=False)
+    result = subprocess.run(
+        [
+            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--no-first-run", "--virtual-time-budget=10000",
+            "--dump-dom", live_server.url + "/api/docs/",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    dom = result.stdout
+    assert 'class="swagger-ui' in dom, result.stderr[-2000:]
+    assert "tttsite API" in dom  # the schema was fetched and drawn
+    assert "/api/games/{id}/moves/" in dom
+
+
+# -- schemathesis ------------------------------------------------------------------------------
+
+# Loaded through the WSGI application, as a client would fetch it; the cases then
+# call the application in-process, inside each test's transaction.
+api_schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
+
+
+@pytest.fixture
+def in_process_requests():
+    """Keep the test's database connection open across WSGI requests.
+
+    A WSGI request ends by closing "old" connections; inside a test's
+    transaction that closes the test's own. Django's test client switches this
+    off for its requests in the same way.
+    """
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def conformance_world(in_process_requests, alice, bob, settings):
+    """Objects for the generated requests to find: without them nearly every id is a 404."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {scope: "100000/min" for scope in api_settings.DEFAULT_THROTTLE_RATES},
+    }
+    alice_player = Player(user=alice)
+    games = [
+        services.game_create_against_ai(player=alice_player, side="X", level="easy"),
+        services.game_create_against_ai(player=alice_player, side="O", level="hard", variant="4x4"),
+    ]
+    finished = services.game_create_against_ai(player=alice_player, side="X", level="easy")
+    games.append(services.game_resign(game_id=finished.pk, player=alice_player))
+    direct = services.challenge_create(challenger=bob, kind="direct", opponent_username="alice")
+    games.append(services.challenge_accept(user=alice, challenge_id=direct.pk))
+    challenges = [
+        services.challenge_create(challenger=bob, kind="open"),
+        services.challenge_create(challenger=bob, kind="direct", opponent_username="alice"),
+        services.challenge_create(challenger=alice, kind="open"),
+        services.challenge_create(challenger=bob, kind="link"),
+    ]
+    token = client_for(alice)._credentials["HTTP_AUTHORIZATION"]
+    return {"games": [g.pk for g in games], "challenges": [c.pk for c in challenges], "token": token}
+
+
+# What a schema cannot say: a request it allows may still be refused (400) for
+# one of these reasons, by operation: (code, the fields named, if any).
+SEMANTIC_REFUSALS = {
+    "POST /api/auth/token/": {("invalid_credentials", None)},  # no such account or password
+    "POST /api/analyse/": {("invalid", ("board",))},  # a position that cannot arise in a game
+    "POST /api/games/{id}/moves/": {("invalid_cell", None)},  # off a board smaller than 5x5
+    "POST /api/challenges/": {
+        ("invalid", ("opponent",)),  # a direct challenge names its opponent
+        ("unknown_player", None),
+        ("self_challenge", None),
+    },
+}
+
+
+NULL_CHARACTERS = "Null characters are not allowed."
+
+
+def _check_refusal_of_valid_data(case, response):
+    """Schemathesis's positive_data_acceptance, less what SEMANTIC_REFUSALS allows."""
+    if not case.meta.generation.mode.is_positive or response.status_code != 400:
+        return
+    body = response.json()
+    fields = tuple(sorted(body["fields"])) if "fields" in body else None
+    messages = {message for field in body.get("fields", {}).values() for message in field}
+    if messages == {NULL_CHARACTERS}:
+        return  # a string may hold any character in JSON; no field of ours takes U+0000
+    allowed = SEMANTIC_REFUSALS.get(case.operation.label, set())
+    assert (body["code"], fields) in allowed, f"{case.operation.label} refused schema-valid input: {body}"
+
+
+@api_schema.parametrize()
+@hypothesis_settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+def test_the_api_answers_as_its_schema_says(case, conformance_world):
+    ids = conformance_world["challenges" if "challenges" in case.path else "games"]
+    if case.path_parameters and "id" in case.path_parameters and isinstance(case.path_parameters["id"], int):
+        # Most generated ids name a real object; the rest stay as generated (a 404).
+        generated = case.path_parameters["id"]
+        index = generated % (len(ids) + 1)
+        if index < len(ids):
+            case.path_parameters["id"] = ids[index]
+    response = case.call_and_validate(
+        headers={"Authorization": conformance_world["token"]}, excluded_checks=[positive_data_acceptance]
+    )
+    _check_refusal_of_valid_data(case, response)
