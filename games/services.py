@@ -419,6 +419,9 @@ def challenge_accept(*, user, challenge_id: int | None = None, token: str | None
     _signed_in(user)
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id=challenge_id, token=token)
+        if challenge.kind == ChallengeKind.LINK and token is None:
+            # An invite link's token is its only key: a guessed id must not open it.
+            raise NotAPlayer("this challenge is accepted through its invite link", code="needs_invite_link")
         if challenge.status != ChallengeStatus.OPEN:
             raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
         if challenge.challenger_id == user.pk:

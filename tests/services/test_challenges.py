@@ -70,6 +70,14 @@ def test_an_invite_link_is_accepted_by_its_token(user, bob):
     assert game.x_player == user and game.o_player == bob
 
 
+def test_an_invite_link_is_not_accepted_by_its_id(user, bob):
+    challenge = services.challenge_create(challenger=user, kind="link")
+    with pytest.raises(NotAPlayer, match="through its invite link"):
+        services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    challenge.refresh_from_db()
+    assert challenge.status == "open" and Game.objects.count() == 0
+
+
 def test_only_the_challenger_cancels_and_only_while_it_waits(user, bob):
     challenge = services.challenge_create(challenger=user)
     with pytest.raises(NotAPlayer):
