@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, F, Func, IntegerField, OuterRef, Q, Subquery
 
-from games.models import Game, Result, Status
+from games.models import Challenge, ChallengeKind, Game, Result, Status
 
 RESULT_FILTERS = {
     "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
@@ -92,6 +92,40 @@ def player_recent_games(user, limit: int = 10) -> list[Game]:
 # -- games between people: the lobby, rematch offers, head to head ---------------
 
 LOBBY_LIMIT = 50
+
+
+def lobby_open_challenges(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
+    """Challenges anyone may accept, from players other than ``user``, newest first."""
+    return list(Challenge.objects.in_lobby().exclude(challenger=user).select_related("challenger")[:limit])
+
+
+def lobby_challenges_sent_by(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
+    """``user``'s own challenges nobody has accepted yet, of every kind."""
+    return list(Challenge.objects.waiting().filter(challenger=user).select_related("opponent")[:limit])
+
+
+def lobby_challenges_sent_to(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
+    """Challenges (and rematch offers) sent to ``user`` by name, still waiting."""
+    return list(
+        Challenge.objects.waiting()
+        .filter(kind=ChallengeKind.DIRECT, opponent=user)
+        .select_related("challenger")[:limit]
+    )
+
+
+def live_games_between_people(limit: int = LOBBY_LIMIT) -> list[Game]:
+    """Games between people in progress, newest first, for anyone to watch."""
+    return list(Game.objects.against_humans().in_progress().with_players_and_moves()[:limit])
+
+
+def challenge_by_token(token: str) -> Challenge:
+    """The challenge behind an invite link; raises Challenge.DoesNotExist."""
+    return Challenge.objects.select_related("challenger", "opponent", "game").get(token=token)
+
+
+def rematch_offer(game: Game) -> Challenge | None:
+    """The latest rematch offered after ``game``, whatever became of it, or None."""
+    return game.rematch_offers.select_related("challenger", "game").order_by("-created_at", "-id").first()
 
 
 # -- for the API: a finished game's review, a player's challenges -----------------

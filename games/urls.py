@@ -14,4 +14,17 @@ urlpatterns = [
     path("games/<int:pk>/move/", views.play_move, name="move"),
     path("games/<int:pk>/resign/", views.resign, name="resign"),
     path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
+    # Games between people.
+    path("lobby/", views.lobby, name="lobby"),
+    path("challenges/new/", views.challenge_new, name="challenge_new"),
+    path("challenges/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
+    path("challenges/<int:pk>/decline/", views.challenge_decline, name="challenge_decline"),
+    path("challenges/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("challenges/<str:token>/", views.challenge_page, name="challenge"),
+    path("games/<int:pk>/claim/", views.claim_timeout, name="claim_timeout"),
+    path("games/<int:pk>/abort/", views.abort, name="abort"),
+    path("games/<int:pk>/rematch/offer/", views.rematch_offer, name="rematch_offer"),
+    path("games/<int:pk>/rematch/accept/", views.rematch_accept, name="rematch_accept"),
+    path("games/<int:pk>/rematch/decline/", views.rematch_decline, name="rematch_decline"),
+    path("games/<int:pk>/rematch/cancel/", views.rematch_cancel, name="rematch_cancel"),
 ]

@@ -79,3 +79,24 @@ def board_marks(board) -> str:
 @register.filter
 def player_name_of(game, side: str) -> str:
     return game.player_name(side)
+
+
+@register.filter
+def since(moment) -> str:
+    """How long ago: "just now" under a minute, else "5 minutes ago"."""
+    from django.utils import timezone
+    from django.utils.timesince import timesince
+
+    if moment is None:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment, depth=1)} ago"
+
+
+@register.filter
+def time_limit(seconds) -> str:
+    """A move time limit as the challenge form offered it: "30 seconds", "1 day"."""
+    from games.models import MOVE_TIME_LIMITS
+
+    return dict(MOVE_TIME_LIMITS).get(seconds, f"{seconds} s")

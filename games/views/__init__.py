@@ -5,7 +5,35 @@ games are adopted.
 """
 from games.views.accounts import on_signed_up, profile, signup
 from games.views.history import history
+from games.views.lobby import challenge_accept, challenge_cancel, challenge_decline, challenge_new, challenge_page, lobby
 from games.views.pages import home
-from games.views.play import game_page, new_game, play_move, rematch, resign
+from games.views.play import (
+    abort,
+    claim_timeout,
+    game_page,
+    new_game,
+    play_move,
+    rematch,
+    rematch_accept,
+    rematch_cancel,
+    rematch_decline,
+    rematch_offer,
+    resign,
+)
 
 __all__ = ["game_page", "history", "home", "new_game", "on_signed_up", "play_move", "profile", "rematch", "resign", "signup"]
+# Games between people.
+__all__ += [
+    "abort",
+    "challenge_accept",
+    "challenge_cancel",
+    "challenge_decline",
+    "challenge_new",
+    "challenge_page",
+    "claim_timeout",
+    "lobby",
+    "rematch_accept",
+    "rematch_cancel",
+    "rematch_decline",
+    "rematch_offer",
+]

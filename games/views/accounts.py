@@ -1,6 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games import selectors
@@ -13,21 +14,30 @@ def on_signed_up(request, user):
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
 
 
+def _next_url(request) -> str:
+    """Where to go after signing up (?next=, as the login page takes it), if it is on this site."""
+    url = request.POST.get("next") or request.GET.get("next", "")
+    safe = url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return url if safe else ""
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    """Create an account with Django's UserCreationForm, sign in, go home."""
+    """Create an account with Django's UserCreationForm, sign in, go home
+    (or back to ?next=, say an invite link)."""
+    next_url = _next_url(request)
     if request.user.is_authenticated:
-        return redirect("games:home")
+        return redirect(next_url or "games:home")
     if request.method == "POST":
         form = SignUpForm(request.POST)
         if form.is_valid():
             user = form.save()
             on_signed_up(request, user)
             messages.success(request, f"Welcome, {user.username}! Your account is ready.")
-            return redirect("games:home")
+            return redirect(next_url or "games:home")
     else:
         form = SignUpForm()
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
 def profile(request, username):

@@ -1,9 +1,12 @@
-"""Playing against the AI: the new-game form, the game page and its actions.
+"""Playing: the new-game form against the AI, the game page and its actions,
+for games against the AI and between people alike.
 
 Every action is a plain form POST that redirects back to the game page, so the
 site works without JavaScript. With JavaScript, game.js sends the same POSTs
 and GETs with an ``X-Partial`` header and swaps in the game panel it gets back
 (the same template), so a move and the AI's answer appear without a reload.
+In a game between people it also listens on ws/games/<pk>/ and fetches the
+panel again whenever the game has moved on.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import engine, selectors, services
 from games.forms import NewGameForm
-from games.models import Game, Status
+from games.models import ChallengeStatus, Game, Status
 from games.services import GameError, Player
 from games.signals import GUEST_SESSION_KEY
 
@@ -132,6 +135,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         for i, cell in enumerate(game.cells)
     ]
     return {
+        **_between_people(request, game, side),
         "game": game,
         "board": board,
         "cells": cells,
@@ -150,6 +154,32 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "error": error,
         "x_name": game.player_name("X"),
         "o_name": game.player_name("O"),
+    }
+
+
+def _between_people(request, game: Game, side: str | None) -> dict:
+    """What the panel adds for a game between people: whose turn by name, the
+    clock, the buttons to claim a win on time or abort, rematch offers, and
+    whether the page follows the game live (signed-in viewers only)."""
+    if game.ai_side:
+        return {"between_people": False, "live": False}
+    to_move = game.board.to_move
+    in_progress = game.is_in_progress
+    out_of_time = game.is_out_of_time()
+    offer = None if in_progress else selectors.rematch_offer(game)
+    offer_open = offer is not None and offer.status == ChallengeStatus.OPEN
+    return {
+        "between_people": True,
+        "live": request.user.is_authenticated,
+        "to_move": to_move,
+        "to_move_name": game.player_name(to_move),
+        "deadline": game.turn_deadline,
+        "out_of_time": out_of_time,
+        "can_claim": bool(side) and in_progress and to_move != side and out_of_time,
+        "can_abort": bool(side) and in_progress and game.move_count < 2,
+        "rematch": offer,
+        "rematch_by_you": bool(side) and offer_open and offer.challenger_id == request.user.pk,
+        "rematch_for_you": bool(side) and offer_open and offer.challenger_id != request.user.pk,
     }
 
 
@@ -229,3 +259,91 @@ def rematch(request, pk: int):
         messages.error(request, f"No rematch: {error.message}.")
         return redirect("games:game", pk=pk)
     return redirect(game)
+
+
+# -- games between people -----------------------------------------------------------
+
+
+def _game_action(request, pk: int, action, refused: str):
+    """Call a service ``action`` on game ``pk`` for the person asking; its result,
+    or None with the refusal as a message."""
+    try:
+        return action(game_id=pk, player=current_player(request))
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    except GameError as error:
+        messages.error(request, f"{refused}: {error.message}.")
+        return None
+
+
+@require_POST
+def claim_timeout(request, pk: int):
+    """The waiting player takes the win: the opponent's time to move is up."""
+    if _game_action(request, pk, services.game_claim_timeout, "No win on time"):
+        messages.success(request, "You won on time.")
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def abort(request, pk: int):
+    """Call a game between people off before its second move; nobody's record changes."""
+    if _game_action(request, pk, services.game_abort_by_player, "Could not abort"):
+        messages.info(request, "The game was aborted.")
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def rematch_offer(request, pk: int):
+    """Offer the opponent another game with the sides swapped."""
+    if _game_action(request, pk, services.game_offer_rematch, "No rematch"):
+        messages.info(request, "Rematch offered. The new game starts when your opponent accepts.")
+    return redirect("games:game", pk=pk)
+
+
+def _open_rematch_offer(request, pk: int):
+    game = _game_or_404(pk)
+    offer = selectors.rematch_offer(game)
+    if offer is None or offer.status != ChallengeStatus.OPEN:
+        messages.error(request, "There is no rematch offer waiting.")
+        return None
+    return offer
+
+
+@require_POST
+def rematch_accept(request, pk: int):
+    """Accept the opponent's rematch offer: the new game starts at once."""
+    offer = _open_rematch_offer(request, pk)
+    if offer is not None:
+        try:
+            return redirect(services.challenge_accept(user=request.user, challenge_id=offer.pk))
+        except GameError as error:
+            messages.error(request, f"No rematch: {error.message}.")
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def rematch_decline(request, pk: int):
+    """Say no to the opponent's rematch offer."""
+    offer = _open_rematch_offer(request, pk)
+    if offer is not None:
+        try:
+            services.challenge_decline(user=request.user, challenge_id=offer.pk)
+        except GameError as error:
+            messages.error(request, f"Could not decline: {error.message}.")
+        else:
+            messages.info(request, "Rematch declined.")
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def rematch_cancel(request, pk: int):
+    """Take back your own rematch offer before it is answered."""
+    offer = _open_rematch_offer(request, pk)
+    if offer is not None:
+        try:
+            services.challenge_cancel(user=request.user, challenge_id=offer.pk)
+        except GameError as error:
+            messages.error(request, f"Could not cancel: {error.message}.")
+        else:
+            messages.info(request, "Rematch offer withdrawn.")
+    return redirect("games:game", pk=pk)

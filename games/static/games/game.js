@@ -6,6 +6,7 @@
   "use strict";
 
   var busy = false;
+  var live = { settle: function () {}, panelSwapped: function () {} };  // set below for games between people
 
   function root() { return document.getElementById("game"); }
 
@@ -21,8 +22,14 @@
     holder.innerHTML = html.trim();
     var fresh = holder.querySelector("#game");
     if (!fresh) throw new Error("no game panel in the answer");
+    // Keep keyboard focus on the board across a swap the player did not ask
+    // for (the opponent's move arriving), so typing a key still plays.
+    var hadFocus = old.contains(document.activeElement) && document.activeElement.classList.contains("cell")
+      ? Number(document.activeElement.value) : null;
     old.replaceWith(fresh);
     if (focusIndex !== undefined && focusIndex !== null) focusNear(focusIndex);
+    else if (hadFocus !== null) focusNear(hadFocus);
+    live.panelSwapped();
   }
 
   function focusNear(index) {
@@ -71,7 +78,7 @@
     request(form.action, { method: "POST", body: data })
       .then(function (html) { swap(html, Number(button.value)); })
       .catch(function () { form.requestSubmit(button); })  // fall back on the plain form
-      .finally(function () { busy = false; });
+      .finally(function () { busy = false; live.settle(); });
   }
 
   function loadPanel(url, push) {
@@ -84,7 +91,7 @@
         else history.replaceState({ tttsite: true }, "", url);
       })
       .catch(function () { window.location.href = url; })
-      .finally(function () { busy = false; });
+      .finally(function () { busy = false; live.settle(); });
   }
 
   document.addEventListener("submit", function (event) {
@@ -162,4 +169,186 @@
       focusNear(Math.floor(cells().length / 2));
     }
   });
+
+  // ---- Games between people: live over a WebSocket -----------------------------
+  //
+  // The socket only says that something happened, with the game's ply. Whenever
+  // the ply (or the status) differs from the panel's, the panel is fetched from
+  // the server again, so a missed message or a reconnection costs one fetch and
+  // never leaves the page wrong. Moves are still sent as the POSTs above.
+
+  var FORCE = { resigned: 1, timeout: 1, aborted: 1, rematch_offered: 1, rematch_declined: 1, rematch_cancelled: 1 };
+  var BACKOFF = [1000, 2000, 4000, 8000, 15000];
+  var TITLE_PREFIX = "Your turn \u00b7 ";
+
+  function startLive() {
+    var game = root();
+    if (!game || game.dataset.live !== "1" || !("WebSocket" in window)) return;
+
+    var url = (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + game.dataset.wsUrl;
+    var socket = null;
+    var attempt = 0;
+    var connectedBefore = false;
+    var latest = null;      // the last event's {ply, status}
+    var forced = false;     // an event that changes the panel without changing the ply
+    var fetching = false;
+    var watchers = 0;
+    var state = "connecting";
+    var leaving = false;
+    var expiredFetched = "";
+
+    function showIndicator() {
+      var indicator = root() && root().querySelector("[data-live-indicator]");
+      if (indicator) {
+        indicator.hidden = false;
+        indicator.textContent = state === "live" ? "live" : "reconnecting\u2026";
+        indicator.className = "live-indicator live-indicator--" + (state === "live" ? "on" : "off");
+        indicator.setAttribute("title", state === "live" ? "Moves appear as they are played" : "Connection lost: trying again");
+      }
+      var count = root() && root().querySelector("[data-watchers]");
+      if (count) {
+        count.hidden = watchers < 1;
+        count.textContent = watchers + " watching";
+      }
+    }
+
+    function outOfDate() {
+      var panel = root();
+      if (!panel || !latest) return false;
+      if (latest.ply !== undefined && String(latest.ply) !== panel.dataset.ply) return true;
+      return latest.status !== undefined && latest.status !== panel.dataset.status;
+    }
+
+    function refresh() {
+      if (busy || fetching) return;  // settle() runs again when they finish
+      fetching = true;
+      forced = false;
+      request(window.location.href)
+        .then(function (html) { swap(html); })
+        .catch(function () { /* the next event or reconnection tries again */ })
+        .finally(function () { fetching = false; settle(); });
+    }
+
+    function settle() {
+      if (busy || fetching) return;
+      if (forced || outOfDate()) refresh();
+    }
+
+    function yourTurn() {
+      var panel = root();
+      return panel && panel.dataset.yourTurn === "1";
+    }
+
+    function updateTitle() {
+      var prefixed = document.title.indexOf(TITLE_PREFIX) === 0;
+      if (document.hidden && yourTurn()) {
+        if (!prefixed) document.title = TITLE_PREFIX + document.title;
+      } else if (prefixed) {
+        document.title = document.title.slice(TITLE_PREFIX.length);
+      }
+    }
+
+    function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+    function tick() {
+      var panel = root();
+      var left = panel && panel.querySelector("[data-countdown]");
+      if (!panel || !panel.dataset.deadline) return;
+      var deadline = new Date(panel.dataset.deadline).getTime();
+      var seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      if (left) {
+        var text;
+        if (seconds >= 3600) text = Math.floor(seconds / 3600) + " h " + pad(Math.floor(seconds % 3600 / 60)) + " min";
+        else text = Math.floor(seconds / 60) + ":" + pad(seconds % 60);
+        left.textContent = seconds > 0 ? " (" + text + " left)" : " (time is up)";
+        left.parentNode.classList.toggle("clock--urgent", seconds > 0 && seconds <= 10);
+      }
+      // Once time is up the server decides what follows (a button to claim the
+      // win): fetch the panel once for this deadline.
+      if (seconds === 0 && expiredFetched !== panel.dataset.deadline && left) {
+        expiredFetched = panel.dataset.deadline;
+        forced = true;
+        settle();
+      }
+    }
+
+    function localTimes() {
+      // The server writes the deadline in UTC; show it in the reader's own time.
+      var panel = root();
+      if (!panel) return;
+      panel.querySelectorAll("[data-deadline-time]").forEach(function (time) {
+        var when = new Date(time.getAttribute("datetime"));
+        if (isNaN(when)) return;
+        time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+      });
+    }
+
+    function onMessage(event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (error) { return; }
+      if (message.type === "rematch_started" && message.url) {
+        leaving = true;
+        window.location.assign(message.url);
+        return;
+      }
+      if (message.watchers !== undefined) {
+        watchers = Number(message.watchers) || 0;
+        showIndicator();
+      }
+      if (message.type === "refused") return;
+      latest = { ply: message.ply, status: message.status };
+      if (FORCE[message.type]) forced = true;
+      settle();
+    }
+
+    function connect() {
+      state = attempt ? "reconnecting" : "connecting";
+      socket = new WebSocket(url);
+      socket.addEventListener("open", function () {
+        attempt = 0;
+        state = "live";
+        showIndicator();
+        if (connectedBefore) { forced = true; settle(); }  // catch up on whatever was missed
+        connectedBefore = true;
+      });
+      socket.addEventListener("message", onMessage);
+      socket.addEventListener("close", function (event) {
+        socket = null;
+        if (leaving) return;
+        // 4401: not signed in, 4404: no such game. Trying again will not help.
+        if (event.code === 4401 || event.code === 4404) {
+          var indicator = root() && root().querySelector("[data-live-indicator]");
+          if (indicator) indicator.hidden = true;
+          return;
+        }
+        state = "reconnecting";
+        showIndicator();
+        var delay = BACKOFF[Math.min(attempt, BACKOFF.length - 1)];
+        attempt += 1;
+        window.setTimeout(connect, delay);
+      });
+    }
+
+    live = {
+      settle: settle,
+      panelSwapped: function () {
+        showIndicator();
+        localTimes();
+        tick();
+        updateTitle();
+      },
+    };
+
+    document.addEventListener("visibilitychange", updateTitle);
+    window.addEventListener("pagehide", function () { leaving = true; if (socket) socket.close(); });
+    window.addEventListener("pageshow", function (event) {
+      // Back from the browser's page cache: the socket was closed on the way out.
+      if (event.persisted && !socket) { leaving = false; connectedBefore = true; connect(); }
+    });
+    window.setInterval(tick, 1000);
+    live.panelSwapped();
+    connect();
+  }
+
+  startLive();
 })();

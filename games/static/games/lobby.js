@@ -1,0 +1,100 @@
+// The lobby, live. Without this file the lobby is a page to reload; with it,
+// every event on ws/lobby/ (a challenge made, taken or withdrawn, a game started
+// or ended, a challenge sent to you) fetches the lists again from the server
+// (X-Partial) and swaps them in. When someone accepts your challenge you are
+// taken to the game. The same file waits on an invite link's page for its
+// challenger.
+(function () {
+  "use strict";
+
+  var page = document.querySelector("[data-lobby]");
+  if (!page || !("WebSocket" in window)) return;
+
+  var BACKOFF = [1000, 2000, 4000, 8000, 15000];
+  var url = (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + page.dataset.wsUrl;
+  var socket = null;
+  var attempt = 0;
+  var connectedBefore = false;
+  var leaving = false;
+  var fetching = false;
+  var again = false;
+
+  function indicate(live) {
+    var indicator = page.querySelector("[data-live-indicator]");
+    if (!indicator) return;
+    indicator.hidden = false;
+    indicator.textContent = live ? "live" : "reconnecting\u2026";
+    indicator.className = "live-indicator live-indicator--" + (live ? "on" : "off");
+  }
+
+  function refresh() {
+    var lists = document.getElementById("lobby-lists");
+    if (!lists) return;
+    if (fetching) { again = true; return; }  // one more fetch once this one is back
+    fetching = true;
+    fetch(window.location.pathname, { headers: { "X-Partial": "1" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("lobby answered " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        var holder = document.createElement("div");
+        holder.innerHTML = html.trim();
+        var fresh = holder.querySelector("#lobby-lists");
+        var current = document.getElementById("lobby-lists");
+        if (!fresh || !current) return;
+        // Leave the lists alone while someone is in an invite link's field
+        // (copying it); try again in a moment.
+        var active = document.activeElement;
+        if (current.contains(active) && active.tagName === "INPUT") { again = true; return; }
+        current.replaceWith(fresh);
+      })
+      .catch(function () { /* the next event or reconnection tries again */ })
+      .finally(function () {
+        fetching = false;
+        if (again) { again = false; window.setTimeout(refresh, 1500); }
+      });
+  }
+
+  function onMessage(event) {
+    var message;
+    try { message = JSON.parse(event.data); } catch (error) { return; }
+    if (message.type === "challenge_accepted" && message.url) {
+      // Someone took your challenge: the game has started.
+      leaving = true;
+      window.location.assign(message.url);
+      return;
+    }
+    refresh();
+  }
+
+  function connect() {
+    socket = new WebSocket(url);
+    socket.addEventListener("open", function () {
+      attempt = 0;
+      indicate(true);
+      if (connectedBefore) refresh();  // catch up on what happened while away
+      connectedBefore = true;
+    });
+    socket.addEventListener("message", onMessage);
+    socket.addEventListener("close", function (event) {
+      socket = null;
+      if (leaving || event.code === 4401) return;
+      indicate(false);
+      var delay = BACKOFF[Math.min(attempt, BACKOFF.length - 1)];
+      attempt += 1;
+      window.setTimeout(connect, delay);
+    });
+  }
+
+  // An invite link's input selects itself whole, ready to copy.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("input[data-copy]")) event.target.select();
+  });
+
+  window.addEventListener("pagehide", function () { leaving = true; if (socket) socket.close(); });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && !socket) { leaving = false; connectedBefore = true; connect(); }
+  });
+  connect();
+})();
