@@ -99,3 +99,112 @@ def page(context):
     )
     yield page
     assert not errors, "the page reported errors:\n" + "\n".join(errors)
+
+
+# -- a live server that speaks WebSockets too ---------------------------------------------
+#
+# pytest-django's live_server is a WSGI thread: no WebSockets. This one runs
+# Daphne with the project's ASGI application in a child process, as Channels'
+# ChannelsLiveServerTestCase does. The child is forked from this process after
+# the test database exists, so it inherits settings that already name the test
+# database; the channel layer and the cache live in the child's memory, so
+# every event a test relies on must come from a request to this server.
+
+
+class AsgiLiveServer:
+    def __init__(self, host: str, port: int):
+        self.host = host
+        self.port = port
+        self.url = f"http://{host}:{port}"
+        self.ws_url = f"ws://{host}:{port}"
+
+    def __str__(self) -> str:
+        return self.url
+
+
+def _start_afresh():
+    """In the child, before serving: drop what was inherited from the test process.
+
+    Database connections are opened anew rather than shared. asgiref's one
+    thread for thread-sensitive work (the consumers' database calls) is made
+    anew too: a fork copies the executor but not its thread, so once the tests
+    in tests/live have used it, work sent to the copy would wait forever and
+    every WebSocket handshake would time out. The in-memory channel layer
+    starts empty, without the groups and queues earlier tests left in it.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        connection.connection = None
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def asgi_live_server(transactional_db, settings):
+    """Daphne serving HTTP and WebSockets against the test database."""
+    from functools import partial
+
+    from channels.testing.live import make_application
+    from daphne.testing import DaphneProcess
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.db import connections
+
+    for connection in connections.all():
+        if connection.vendor == "sqlite" and connection.is_in_memory_db():
+            pytest.fail("the ASGI live server needs a database file, not SQLite in memory", pytrace=False)
+    host = "127.0.0.1"
+    if host not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, host]
+    # Close this process's connections before forking, so the child does not
+    # inherit a socket that the parent goes on using.
+    connections.close_all()
+    process = DaphneProcess(
+        host,
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        setup=_start_afresh,
+    )
+    process.start()
+    try:
+        if not process.ready.wait(timeout=20):
+            if not process.errors.empty():
+                _, trace = process.errors.get(False)
+                pytest.fail(f"Daphne did not start:\n{trace}", pytrace=False)
+            pytest.fail("Daphne did not start within 20 seconds", pytrace=False)
+        yield AsgiLiveServer(host, process.port.value)
+    finally:
+        process.terminate()
+        process.join(timeout=10)
+        connections.close_all()
+
+
+@pytest.fixture
+def new_page(browser, browser_context_args):
+    """Open another page in a browser context of its own (its own cookies: another
+    person), failing the test on its JavaScript or console errors like `page`.
+    ``expected_errors``: substrings of console errors the test causes on purpose
+    (Chromium logs a refused request's status, for one)."""
+    contexts, errors = [], []
+
+    def open_page(expected_errors=(), **context_args):
+        context = browser.new_context(**{**browser_context_args, **context_args})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+
+        def on_console(message):
+            if message.type == "error" and not any(text in message.text for text in expected_errors):
+                errors.append(f"console.{message.type}: {message.text}")
+
+        page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+        page.on("console", on_console)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not errors, "a page reported errors:\n" + "\n".join(errors)
