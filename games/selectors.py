@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, F, Func, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Case, Count, F, Func, IntegerField, OuterRef, Q, Subquery, When
 
 from games.models import Challenge, ChallengeKind, Game, Result, Status
 
@@ -126,6 +126,33 @@ def challenge_by_token(token: str) -> Challenge:
 def rematch_offer(game: Game) -> Challenge | None:
     """The latest rematch offered after ``game``, whatever became of it, or None."""
     return game.rematch_offers.select_related("challenger", "game").order_by("-created_at", "-id").first()
+
+
+def head_to_head(user) -> list[dict]:
+    """``user``'s finished games against each person they have played, in one query.
+
+    One row per opponent, most games first: ``opponent`` (a username), ``games``,
+    ``won``, ``lost`` and ``drawn`` from ``user``'s side. Games against the AI, and
+    games whose opponent deleted their account, are left out.
+    """
+    as_x = Q(x_player=user)
+    games = (
+        Game.objects.of_player(user)
+        .against_humans()
+        .filter(status=Status.FINISHED, x_player__isnull=False, o_player__isnull=False)
+        .annotate(
+            opponent=Case(When(as_x, then=F("o_player__username")), default=F("x_player__username")),
+        )
+        .values("opponent")
+        .annotate(
+            games=Count("pk"),
+            won=Count("pk", filter=RESULT_FILTERS["won"](user)),
+            lost=Count("pk", filter=RESULT_FILTERS["lost"](user)),
+            drawn=Count("pk", filter=Q(result=Result.DRAW)),
+        )
+        .order_by("-games", "opponent")
+    )
+    return list(games)
 
 
 # -- for the API: a finished game's review, a player's challenges -----------------

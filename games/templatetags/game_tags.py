@@ -94,6 +94,15 @@ def since(moment) -> str:
     return f"{timesince(moment, depth=1)} ago"
 
 
+@register.simple_tag
+def head_to_head_rows(player):
+    """A player's record against each opponent (selectors.head_to_head), read by
+    templates/games/_head_to_head.html so any page showing a player can include it."""
+    from games import selectors
+
+    return selectors.head_to_head(player)
+
+
 @register.filter
 def time_limit(seconds) -> str:
     """A move time limit as the challenge form offered it: "30 seconds", "1 day"."""

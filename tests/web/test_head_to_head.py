@@ -1,0 +1,64 @@
+"""A player's record against each person they have played."""
+
+import pytest
+from django.db import connection
+from django.template import Context, Template
+from django.test.utils import CaptureQueriesContext
+
+from games import selectors, services
+from games.services import Player
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(x, o, cells, *, resign=None):
+    """A game between people: ``x`` and ``o`` play ``cells`` in turn; ``resign`` gives up."""
+    challenge = services.challenge_create(challenger=x, side="X")
+    game = services.challenge_accept(user=o, challenge_id=challenge.pk)
+    for ply, cell in enumerate(cells):
+        services.game_play_move(game_id=game.pk, player=Player(user=(x, o)[ply % 2]), cell=cell, ply=ply)
+    if resign is not None:
+        services.game_resign(game_id=game.pk, player=Player(user=resign))
+    return game
+
+
+X_WINS = [0, 3, 1, 4, 2]
+DRAW = [4, 0, 8, 2, 1, 7, 6, 3, 5]
+
+
+def test_wins_losses_and_draws_per_opponent_in_one_query(user, django_user_model):
+    bob = django_user_model.objects.create_user("bob", password="x")
+    carol = django_user_model.objects.create_user("carol", password="x")
+    _play(user, bob, X_WINS)  # alice wins as X
+    _play(bob, user, X_WINS)  # bob wins as X
+    _play(user, bob, DRAW)
+    _play(carol, user, [4], resign=carol)  # carol resigns: alice wins as O
+    _play(user, carol, [4])  # unfinished: not counted
+    services.game_create_against_ai(player=Player(user=user))  # the AI is nobody's opponent here
+    with CaptureQueriesContext(connection) as queries:
+        rows = selectors.head_to_head(user)
+    assert len(queries) == 1
+    assert rows == [
+        {"opponent": "bob", "games": 3, "won": 1, "lost": 1, "drawn": 1},
+        {"opponent": "carol", "games": 1, "won": 1, "lost": 0, "drawn": 0},
+    ]
+    assert selectors.head_to_head(bob) == [{"opponent": "alice", "games": 3, "won": 1, "lost": 1, "drawn": 1}]
+
+
+def test_the_include_shows_a_table_only_when_there_is_something_to_show(user, django_user_model):
+    render = Template('{% include "games/_head_to_head.html" %}').render
+    assert render(Context({"player": user})).strip() == ""
+    bob = django_user_model.objects.create_user("bob", password="x")
+    _play(bob, user, X_WINS)
+    html = render(Context({"player": user}))
+    assert "Against other players" in html
+    assert '<a href="/players/bob/">bob</a>' in html
+    assert '<td class="head-to-head__games">1</td><td>0</td><td>1</td><td>0</td>' in html
+
+
+def test_a_profile_shows_the_record_against_each_opponent(client, user, django_user_model):
+    bob = django_user_model.objects.create_user("bob", password="x")
+    _play(user, bob, X_WINS)
+    html = client.get("/players/bob/").content.decode()
+    assert "Against other players" in html and '<a href="/players/alice/">alice</a>' in html
+    assert '<td class="head-to-head__games">1</td><td>0</td><td>1</td><td>0</td>' in html
