@@ -566,7 +566,7 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
 
 
 # --------------------------------------------------------------------------
-# The API: tokens, and accepting a listed challenge by its id.
+# The API's tokens.
 
 
 def auth_token_issue(*, username: str, password: str, request=None) -> str:
@@ -579,17 +579,3 @@ def auth_token_issue(*, username: str, password: str, request=None) -> str:
         raise InvalidInput("unable to sign in with that username and password", code="invalid_credentials")
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
-
-
-def challenge_accept_by_id(*, user, challenge_id: int) -> Game:
-    """Accept a challenge from the lobby, or one sent to ``user``, by its id.
-
-    An invite link is accepted by its token only (:func:`challenge_accept` with
-    ``token``): ids count up, so anyone could guess one, while the token is the
-    secret the challenger chose to share.
-    """
-    _signed_in(user)
-    challenge = Challenge.objects.get(pk=challenge_id)
-    if challenge.kind == ChallengeKind.LINK and challenge.challenger_id != user.pk:
-        raise NotAPlayer("this challenge is accepted through its invite link", code="needs_invite_link")
-    return challenge_accept(user=user, challenge_id=challenge_id)

@@ -266,7 +266,7 @@ class ChallengeAcceptApi(APIView):
         "An invite link is accepted with its token (POST /api/challenges/accept/), never by id (`needs_invite_link`).",
     )
     def post(self, request, pk: int):
-        game = services.challenge_accept_by_id(user=request.user, challenge_id=pk)
+        game = services.challenge_accept(user=request.user, challenge_id=pk)
         return _game(game, request, status.HTTP_201_CREATED)
 
 
