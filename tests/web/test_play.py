@@ -149,8 +149,14 @@ def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_log
         services.game_play_ai_move(game_id=game.pk)
         game.refresh_from_db()
     page = client_logged_in.get(game.get_absolute_url()).content.decode()
-    for ply in range(game.move_count + 1):
+    for ply in range(game.move_count):
         assert f'href="?ply={ply}"' in page
+    # The latest position has the game's own address, so a reload after
+    # stepping back to it shows the game as it is, not an old position.
+    replay = client_logged_in.get(game.get_absolute_url(), {"ply": game.move_count - 1}).content.decode()
+    assert f'href="{game.get_absolute_url()}" data-replay="next"' in replay
+    assert f'href="{game.get_absolute_url()}" data-replay="last"' in replay
+    assert f'href="?ply={game.move_count}"' not in replay
     assert _marks(client_logged_in.get(game.get_absolute_url(), {"ply": "2"})).count(".") == 7
     assert _marks(client_logged_in.get(game.get_absolute_url(), {"ply": "0"})) == "........."
     assert client_logged_in.get(game.get_absolute_url(), {"ply": "nonsense"}).status_code == 200
