@@ -327,3 +327,16 @@ def test_users_can_still_be_sorted_by_games_played(admin_client, user, bob):
     page = admin_client.get("/admin/auth/user/", {"o": "-6"}).content.decode()
     order = [m for m in re.findall(r'>(alice|bob|admin)</a></th>', page)]
     assert order == ["alice", "bob", "admin"]
+
+
+def test_challenges_are_listed_for_staff_and_cannot_be_edited(admin_client, django_user_model):
+    from games import services
+
+    alice = django_user_model.objects.create_user("challenger1", password="x")
+    django_user_model.objects.create_user("target1", password="x")
+    services.challenge_create(challenger=alice, kind="direct", opponent_username="target1", move_time_limit=60)
+    page = admin_client.get("/admin/games/challenge/?q=target1")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "challenger1" in html and "1 minute" in html
+    assert admin_client.get("/admin/games/challenge/add/").status_code == 403
