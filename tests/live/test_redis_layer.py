@@ -1,0 +1,67 @@
+"""The production path: with REDIS_URL, the channel layer is Redis.
+
+These tests need the Redis server the README names (127.0.0.1:6379, or
+TEST_REDIS_URL); one that does not answer fails the run, it is not skipped.
+"""
+
+import os
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.routing import websocket_urlpatterns
+from games.services import Player
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture
+def redis_layer(settings):
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # A prefix of our own so a concurrent run cannot hear these messages.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"tttsite-test-{os.getpid()}"},
+        }
+    }
+    layer = get_channel_layer()
+    assert type(layer).__name__ == "RedisChannelLayer"
+    return layer
+
+
+@database_sync_to_async
+def _game():
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="x")
+    bob = users.create_user("bob", password="x")
+    challenge = services.challenge_create(challenger=alice, side="X")
+    return alice, bob, services.challenge_accept(user=bob, challenge_id=challenge.pk)
+
+
+async def test_moves_travel_through_redis_to_both_players(redis_layer):
+    alice, bob, game = await _game()
+    application = URLRouter(websocket_urlpatterns)
+    sockets = []
+    for user in (alice, bob):
+        communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
+        communicator.scope["user"] = user
+        connected, _ = await communicator.connect()
+        assert connected
+        assert (await communicator.receive_json_from())["type"] == "state"
+        sockets.append(communicator)
+    await database_sync_to_async(services.game_play_move)(
+        game_id=game.pk, player=Player(user=alice), cell=4, ply=0
+    )
+    for communicator in sockets:
+        event = await communicator.receive_json_from(timeout=5)
+        assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 4)
+        await communicator.disconnect()
+    await redis_layer.flush()
