@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine, live
+from games import engine, live, stats
 from games.models import (
     MOVE_TIME_LIMITS,
     Challenge,
@@ -117,6 +117,8 @@ def _record_move(game: Game, board: engine.Board, cell: int) -> engine.Board:
         game.finished_at = now
         fields += ["status", "result", "termination", "finished_at"]
     game.save(update_fields=fields)
+    if after.is_game_over():
+        stats.stats_record_finished_game(game)
     live.publish_game(game, "move", cell=cell)
     if after.is_game_over() and not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
@@ -147,6 +149,7 @@ def _finish(game: Game, winner: str, termination: str) -> None:
     game.termination = termination
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
+    stats.stats_record_finished_game(game)
 
 
 def _refreshed(error: GameError) -> GameError:

@@ -1,0 +1,273 @@
+"""The statistics' writes: counters and ratings kept as games end, and the recount.
+
+``stats_record_finished_game`` runs inside the transaction that finishes a game
+(games.services calls it), so a counter can never disagree with the game that
+moved it: both are stored or neither. ``stats_recount`` rebuilds every counter
+and rating from the games themselves; the tests compare the two.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, F, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from games.models import (
+    INITIAL_RATING,
+    PROVISIONAL_GAMES,
+    DailyStats,
+    FirstMoveStats,
+    Game,
+    Move,
+    PlayerRecord,
+    PlayerStats,
+    RatingChange,
+    Result,
+    Status,
+)
+
+K_PROVISIONAL = 40  # a new player's rating moves fast until it has found its level
+K_ESTABLISHED = 20
+
+
+def opponent_kind(game: Game) -> str:
+    """"human", or the AI's level."""
+    return game.ai_level if game.ai_side else "human"
+
+
+def expected_score(rating: int, other: int) -> float:
+    """Elo's expected score of a player rated ``rating`` against ``other``."""
+    return 1 / (1 + 10 ** ((other - rating) / 400))
+
+
+def rating_after(rating: int, other: int, score: float, games_before: int) -> int:
+    """The new rating after scoring ``score`` (1, 0.5 or 0) against ``other``."""
+    k = K_PROVISIONAL if games_before < PROVISIONAL_GAMES else K_ESTABLISHED
+    return round(rating + k * (score - expected_score(rating, other)))
+
+
+def _score(game: Game, side: str) -> float:
+    if game.result == Result.DRAW:
+        return 0.5
+    return 1.0 if game.winner == side else 0.0
+
+
+def _day(moment):
+    return timezone.localdate(moment) if timezone.is_aware(moment) else moment.date()
+
+
+def _bump(model, keys: dict, **increments) -> None:
+    row, _ = model.objects.get_or_create(**keys)
+    model.objects.filter(pk=row.pk).update(**{name: F(name) + value for name, value in increments.items()})
+
+
+def _streak(current: int, score: float) -> int:
+    if score == 1.0:
+        return current + 1 if current > 0 else 1
+    if score == 0.0:
+        return current - 1 if current < 0 else -1
+    return 0
+
+
+def stats_record_finished_game(game: Game) -> None:
+    """Count a game that has just finished, in the transaction that finished it.
+
+    Once only: the game is marked counted in the same transaction, and a second
+    call finds the mark and changes nothing.
+    """
+    if game.status != Status.FINISHED:
+        return
+    if not Game.objects.filter(pk=game.pk, stats_counted=False).update(stats_counted=True):
+        return
+    kind = opponent_kind(game)
+    _bump(
+        DailyStats,
+        {
+            "day": _day(game.finished_at),
+            "variant": game.variant,
+            "opponent": kind,
+            "result": game.result,
+            "termination": game.termination,
+        },
+        games=1,
+        moves=game.move_count,
+    )
+    first = Move.objects.filter(game=game, ply=0).values_list("cell", flat=True).first()
+    if first is not None:
+        _bump(FirstMoveStats, {"variant": game.variant, "cell": first, "result": game.result}, games=1)
+    sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
+    # Lock the players' rows in one order, so two games ending at once cannot deadlock.
+    for _, user_id in sides:
+        PlayerStats.objects.get_or_create(user_id=user_id)
+    locked = {
+        s.user_id: s
+        for s in PlayerStats.objects.select_for_update().filter(user_id__in=[u for _, u in sides]).order_by("user_id")
+    }
+    for side, user_id in sides:
+        score = _score(game, side)
+        column = {1.0: "wins", 0.5: "draws", 0.0: "losses"}[score]
+        _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
+        stats = locked[user_id]
+        stats.games += 1
+        stats.current_streak = _streak(stats.current_streak, score)
+        stats.best_streak = max(stats.best_streak, stats.current_streak)
+        stats.last_finished_at = game.finished_at
+    if kind == "human" and len(sides) == 2:
+        _rate(game, locked[game.x_player_id], locked[game.o_player_id])
+    for stats in locked.values():
+        stats.save()
+
+
+def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:
+    """Update both ratings for one game between people, once (RatingChange is unique)."""
+    if RatingChange.objects.filter(game=game).exists():
+        return
+    x_score = _score(game, "X")
+    x_after = rating_after(x.rating, o.rating, x_score, x.rated_games)
+    o_after = rating_after(o.rating, x.rating, 1 - x_score, o.rated_games)
+    RatingChange.objects.bulk_create(
+        [
+            RatingChange(game=game, user_id=x.user_id, before=x.rating, after=x_after, created_at=game.finished_at),
+            RatingChange(game=game, user_id=o.user_id, before=o.rating, after=o_after, created_at=game.finished_at),
+        ]
+    )
+    for stats, after, score in ((x, x_after, x_score), (o, o_after, 1 - x_score)):
+        stats.rating = after
+        stats.rated_games += 1
+        if score == 1.0:
+            stats.rated_wins += 1
+        elif score == 0.0:
+            stats.rated_losses += 1
+        else:
+            stats.rated_draws += 1
+
+
+# --------------------------------------------------------------------------
+# The recount.
+
+
+@dataclass
+class _Player:
+    rating: int = INITIAL_RATING
+    rated_games: int = 0
+    rated_wins: int = 0
+    rated_losses: int = 0
+    rated_draws: int = 0
+    games: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    last_finished_at: object = None
+    records: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # wins, draws, losses
+
+
+def stats_recount(batch_size: int = 5000) -> None:
+    """Rebuild every counter and rating from the finished games, in the order they ended."""
+    with transaction.atomic():
+        for model in (DailyStats, FirstMoveStats, PlayerRecord, RatingChange, PlayerStats):
+            model.objects.all().delete()
+        finished = Game.objects.filter(status=Status.FINISHED)
+        finished.filter(stats_counted=False).update(stats_counted=True)
+        Game.objects.exclude(status=Status.FINISHED).filter(stats_counted=True).update(stats_counted=False)
+        daily = (
+            finished.annotate(day=TruncDate("finished_at"))
+            .values("day", "variant", "ai_level", "result", "termination")
+            .annotate(games=Count("id"), moves=Sum("move_count"))
+            .order_by()
+        )
+        DailyStats.objects.bulk_create(
+            [
+                DailyStats(
+                    day=row["day"],
+                    variant=row["variant"],
+                    opponent=row["ai_level"] or "human",
+                    result=row["result"],
+                    termination=row["termination"],
+                    games=row["games"],
+                    moves=row["moves"] or 0,
+                )
+                for row in daily
+            ],
+            batch_size=batch_size,
+        )
+        first_moves = (
+            Move.objects.filter(ply=0, game__status=Status.FINISHED)
+            .values("game__variant", "cell", "game__result")
+            .annotate(games=Count("id"))
+            .order_by()
+        )
+        FirstMoveStats.objects.bulk_create(
+            [
+                FirstMoveStats(variant=r["game__variant"], cell=r["cell"], result=r["game__result"], games=r["games"])
+                for r in first_moves
+            ],
+            batch_size=batch_size,
+        )
+        players: dict[int, _Player] = defaultdict(_Player)
+        changes: list[RatingChange] = []
+        games = finished.order_by("finished_at", "id").values_list(
+            "id", "variant", "ai_side", "ai_level", "x_player_id", "o_player_id", "result", "finished_at"
+        )
+        for game_id, variant, ai_side, ai_level, x_id, o_id, result, finished_at in games.iterator(
+            chunk_size=batch_size
+        ):
+            kind = ai_level if ai_side else "human"
+            winner = {"x_won": "X", "o_won": "O"}.get(result)
+            scores = {"X": 0.5, "O": 0.5} if winner is None else {winner: 1.0, ("O" if winner == "X" else "X"): 0.0}
+            for side, user_id in (("X", x_id), ("O", o_id)):
+                if not user_id:
+                    continue
+                player = players[user_id]
+                score = scores[side]
+                player.records[(variant, kind)][{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
+                player.games += 1
+                player.current_streak = _streak(player.current_streak, score)
+                player.best_streak = max(player.best_streak, player.current_streak)
+                player.last_finished_at = finished_at
+            if kind == "human" and x_id and o_id:
+                x, o = players[x_id], players[o_id]
+                x_after = rating_after(x.rating, o.rating, scores["X"], x.rated_games)
+                o_after = rating_after(o.rating, x.rating, scores["O"], o.rated_games)
+                changes.append(RatingChange(game_id=game_id, user_id=x_id, before=x.rating, after=x_after,
+                                            created_at=finished_at))
+                changes.append(RatingChange(game_id=game_id, user_id=o_id, before=o.rating, after=o_after,
+                                            created_at=finished_at))
+                for player, after, score in ((x, x_after, scores["X"]), (o, o_after, scores["O"])):
+                    player.rating = after
+                    player.rated_games += 1
+                    if score == 1.0:
+                        player.rated_wins += 1
+                    elif score == 0.0:
+                        player.rated_losses += 1
+                    else:
+                        player.rated_draws += 1
+        RatingChange.objects.bulk_create(changes, batch_size=batch_size)
+        PlayerStats.objects.bulk_create(
+            [
+                PlayerStats(
+                    user_id=user_id,
+                    rating=p.rating,
+                    rated_games=p.rated_games,
+                    rated_wins=p.rated_wins,
+                    rated_losses=p.rated_losses,
+                    rated_draws=p.rated_draws,
+                    games=p.games,
+                    current_streak=p.current_streak,
+                    best_streak=p.best_streak,
+                    last_finished_at=p.last_finished_at,
+                )
+                for user_id, p in players.items()
+            ],
+            batch_size=batch_size,
+        )
+        PlayerRecord.objects.bulk_create(
+            [
+                PlayerRecord(user_id=user_id, variant=variant, opponent=kind, wins=w, draws=d, losses=l)
+                for user_id, p in players.items()
+                for (variant, kind), (w, d, l) in p.records.items()
+            ],
+            batch_size=batch_size,
+        )

@@ -1,0 +1,170 @@
+"""Statistics and ratings kept as games end, and checked against a recount."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services, stats
+from games.models import (
+    DailyStats,
+    FirstMoveStats,
+    Game,
+    PlayerRecord,
+    PlayerStats,
+    RatingChange,
+)
+from games.services import MoveRefused, Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people(django_user_model):
+    return [django_user_model.objects.create_user(name, password="x") for name in ("ann", "ben", "cat", "dan")]
+
+
+def _human_game(x, o, **kwargs):
+    challenge = services.challenge_create(challenger=x, side="X", **kwargs)
+    return services.challenge_accept(user=o, challenge_id=challenge.pk)
+
+
+def _play_out(game, moves):
+    players = {"X": Player(user=game.x_player), "O": Player(user=game.o_player)}
+    for ply, cell in enumerate(moves):
+        side = "X" if ply % 2 == 0 else "O"
+        services.game_play_move(game_id=game.pk, player=players[side], cell=cell, ply=ply)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_win_moves_both_ratings_by_the_same_amount(people):
+    ann, ben, *_ = people
+    game = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])  # ann (X) completes the top row
+    assert game.result == "x_won"
+    ann_stats, ben_stats = PlayerStats.objects.get(user=ann), PlayerStats.objects.get(user=ben)
+    assert ann_stats.rating == 1220 and ben_stats.rating == 1180  # equal ratings, K=40 while provisional
+    assert (ann_stats.rated_wins, ben_stats.rated_losses) == (1, 1)
+    assert ann_stats.is_provisional
+    changes = RatingChange.objects.filter(game=game).order_by("user__username")
+    assert [(c.user.username, c.before, c.after) for c in changes] == [("ann", 1200, 1220), ("ben", 1200, 1180)]
+
+
+def test_a_game_is_never_rated_or_counted_twice(people):
+    ann, ben, *_ = people
+    game = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
+    before = (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games)
+    stats.stats_record_finished_game(Game.objects.get(pk=game.pk))  # a second call
+    assert (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games) == before
+    assert RatingChange.objects.filter(game=game).count() == 2
+
+
+def test_games_against_the_ai_and_aborted_games_leave_ratings_alone(people):
+    ann, ben, *_ = people
+    ai = services.game_create_against_ai(player=Player(user=ann), level="easy", seed=1)
+    services.game_resign(game_id=ai.pk, player=Player(user=ann))
+    aborted = _human_game(ann, ben)
+    services.game_abort_by_player(game_id=aborted.pk, player=Player(user=ann))
+    assert PlayerStats.objects.get(user=ann).rating == 1200
+    assert PlayerStats.objects.get(user=ann).games == 1  # the resigned AI game
+    assert not PlayerStats.objects.filter(user=ben).exists()
+    record = PlayerRecord.objects.get(user=ann)
+    assert (record.variant, record.opponent, record.losses) == ("3x3", "easy", 1)
+
+
+def test_streaks_count_wins_and_losses_in_a_row(people):
+    ann, ben, *_ = people
+    for _ in range(3):
+        _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
+    ann_stats = PlayerStats.objects.get(user=ann)
+    assert (ann_stats.current_streak, ann_stats.best_streak) == (3, 3)
+    assert PlayerStats.objects.get(user=ben).current_streak == -3
+    game = _human_game(ann, ben)
+    services.game_resign(game_id=game.pk, player=Player(user=ann))
+    ann_stats.refresh_from_db()
+    assert (ann_stats.current_streak, ann_stats.best_streak) == (-1, 3)
+
+
+def test_a_timeout_counts_as_a_win_on_time(people):
+    ann, ben, *_ = people
+    game = _human_game(ann, ben, move_time_limit=30)
+    services.game_play_move(game_id=game.pk, player=Player(user=ann), cell=4, ply=0)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    services.game_claim_timeout(game_id=game.pk, player=Player(user=ann))
+    row = DailyStats.objects.get()
+    assert (row.termination, row.result, row.opponent, row.games, row.moves) == ("timeout", "x_won", "human", 1, 1)
+    assert FirstMoveStats.objects.get().cell == 4
+
+
+def _snapshot():
+    return {
+        "daily": sorted(DailyStats.objects.values_list("day", "variant", "opponent", "result", "termination", "games",
+                                                       "moves")),
+        "first": sorted(FirstMoveStats.objects.values_list("variant", "cell", "result", "games")),
+        "records": sorted(PlayerRecord.objects.values_list("user_id", "variant", "opponent", "wins", "losses",
+                                                           "draws")),
+        "players": sorted(PlayerStats.objects.values_list(
+            "user_id", "rating", "rated_games", "rated_wins", "rated_losses", "rated_draws", "games",
+            "current_streak", "best_streak")),
+        "ratings": sorted(RatingChange.objects.values_list("game_id", "user_id", "before", "after")),
+    }
+
+
+def test_counters_kept_as_games_end_equal_a_recount_of_every_game(people):
+    rng = random.Random(6)
+    for round_ in range(60):
+        x, o = rng.sample(people, 2)
+        kind = rng.choice(["human", "human", "ai", "guest"])
+        if kind == "human":
+            game = _human_game(x, o, variant=rng.choice(["3x3", "3x3", "4x4"]))
+            players = {"X": Player(user=x), "O": Player(user=o)}
+        else:
+            player = Player(user=x) if kind == "ai" else Player(guest_key=f"guest-{round_}")
+            game = services.game_create_against_ai(
+                player=player, level=rng.choice(["easy", "medium", "hard", "perfect"]), side=rng.choice("XO"),
+                seed=round_,
+            )
+            players = {game.human_side: player}
+        ending = rng.choice(["play", "play", "play", "resign", "abort", "leave"])
+        while True:
+            game = Game.objects.get(pk=game.pk)
+            if game.status != "in_progress":
+                break
+            to_move = "X" if game.move_count % 2 == 0 else "O"
+            if ending == "resign" and game.move_count >= 3 and to_move in players:
+                services.game_resign(game_id=game.pk, player=players[to_move])
+                continue
+            if ending == "abort" and to_move in players:
+                services.game_abort_by_player(game_id=game.pk, player=players[to_move])
+                continue
+            if ending == "leave" and game.move_count >= 4:
+                break  # left unfinished: counted nowhere
+            if to_move in players:
+                cell = rng.choice(game.board.legal_moves)
+                services.game_play_move(game_id=game.pk, player=players[to_move], cell=cell, ply=game.move_count)
+            services.game_play_ai_move(game_id=game.pk)
+    finished = Game.objects.filter(status="finished")
+    assert finished.filter(termination="resigned").exists() and Game.objects.filter(status="aborted").exists()
+    assert RatingChange.objects.exists()
+    kept = _snapshot()
+    assert sum(row[5] for row in kept["daily"]) == finished.count()
+    stats.stats_recount()
+    assert _snapshot() == kept
+
+
+def test_the_recount_refuses_nothing_and_can_run_twice(people):
+    ann, ben, *_ = people
+    _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
+    stats.stats_recount()
+    first = _snapshot()
+    stats.stats_recount()
+    assert _snapshot() == first
+
+
+def test_moves_refused_do_not_touch_the_counters(people):
+    ann, ben, *_ = people
+    game = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
+    before = _snapshot()
+    with pytest.raises(MoveRefused):
+        services.game_play_move(game_id=game.pk, player=Player(user=ben), cell=8, ply=5)
+    assert _snapshot() == before
