@@ -33,3 +33,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"tttsite-test-{os.getpid()}.sqlite3")
     }
+
+# Close connections after each use: threads the tests start (asgiref's database
+# thread in the WebSocket tests, the live server's) must not keep the test
+# database open, or PostgreSQL refuses to drop it at the end of the run.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
