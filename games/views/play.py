@@ -12,7 +12,6 @@ panel again whenever the game has moved on.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -71,18 +70,6 @@ def _cell_label(index: int, size: int, mark: str, evaluation: engine.Evaluation 
     return text
 
 
-def _review(game: Game) -> engine.Review | None:
-    """The engine's review of a finished game, kept: finished games never change."""
-    if game.status != Status.FINISHED or not game.cells:
-        return None
-    key = f"review:{game.pk}:{game.move_count}"
-    review = cache.get(key)
-    if review is None:
-        review = engine.review(game.cells, size=game.size, budget=0.05)
-        cache.set(key, review, 24 * 3600)
-    return review
-
-
 def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, error: str = "") -> dict:
     """Everything the game panel shows, for the full page and the partial alike."""
     player = current_player(request)
@@ -119,7 +106,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
                 "key": NUMPAD_KEYS[index] if size == 3 else "",
             }
         )
-    review = _review(game)
+    review = selectors.game_review(game)
     labels = {m.ply: m for m in review.moves} if review else {}
     moves = [
         {
