@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import engine, selectors, services
 from games.forms import NewGameForm
-from games.models import ChallengeStatus, Game, Status
+from games.models import ChallengeStatus, Game
 from games.services import GameError, Player
 from games.signals import GUEST_SESSION_KEY
 
