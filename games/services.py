@@ -384,7 +384,9 @@ def challenge_create(
     _choice(side, ChallengeSide, "side")
     if move_time_limit not in dict(MOVE_TIME_LIMITS):
         allowed = ", ".join("none" if v is None else str(v) for v, _ in MOVE_TIME_LIMITS)
-        raise InvalidInput(f"a time limit of {move_time_limit!r} s is not offered ({allowed})", code="invalid_time_limit")
+        raise InvalidInput(
+            f"a time limit of {move_time_limit!r} s is not offered ({allowed})", code="invalid_time_limit"
+        )
     opponent = None
     if kind == ChallengeKind.DIRECT:
         opponent = get_user_model().objects.filter(username=opponent_username, is_active=True).first()

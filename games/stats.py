@@ -265,9 +265,9 @@ def stats_recount(batch_size: int = 5000) -> None:
         )
         PlayerRecord.objects.bulk_create(
             [
-                PlayerRecord(user_id=user_id, variant=variant, opponent=kind, wins=w, draws=d, losses=l)
+                PlayerRecord(user_id=user_id, variant=variant, opponent=kind, wins=wins, draws=draws, losses=losses)
                 for user_id, p in players.items()
-                for (variant, kind), (w, d, l) in p.records.items()
+                for (variant, kind), (wins, draws, losses) in p.records.items()
             ],
             batch_size=batch_size,
         )

@@ -30,14 +30,14 @@ def test_statistics_show_what_pruning_saves():
 
 
 def test_4x4_analysis_is_exact():
-    analysis = analyse(Board.from_string("XXX.OOO.........")) 
+    analysis = analyse(Board.from_string("XXX.OOO........."))
     assert analysis.exact
     assert str(analysis[3]) == "win in 1"
     assert analysis.stats.nodes >= 1
 
 
 def test_5x5_analysis_is_an_estimate_unless_forced():
-    analysis = analyse(Board.from_string("XX...OO..................") , budget=0.1)
+    analysis = analyse(Board.from_string("XX...OO.................."), budget=0.1)
     assert not analysis.exact
     assert analysis.stats.depth >= 1
     assert not analysis.stats.nodes_without_pruning_exact

@@ -57,7 +57,7 @@ def test_an_unknown_level_is_refused():
 def test_there_is_no_move_on_a_finished_board():
     from games.engine import IllegalMoveError
 
-    for size, text in ((3, "XXXOO...."), (4, "XXXXOOO........."), (5, "XXXX.OOO................." )):
+    for text in ("XXXOO....", "XXXXOOO.........", "XXXX.OOO................."):
         for level in LEVELS:
             with pytest.raises(IllegalMoveError, match="the game is over"):
                 best_move(Board.from_string(text), level)

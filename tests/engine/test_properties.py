@@ -48,7 +48,7 @@ def test_random_play_obeys_the_rules(game):
         assert str(Board.from_string(text)) == text
         if previous is not None:
             assert previous.winner is None  # nobody moves after a win
-            assert sum(a != b for a, b in zip(str(previous), text)) == 1
+            assert sum(a != b for a, b in zip(str(previous), text, strict=True)) == 1
         previous = board
 
 

@@ -64,7 +64,7 @@ def test_a_full_board_without_a_line_is_a_draw():
 
 
 def test_four_and_five_need_four_in_a_row():
-    four = Board.from_string("XXX.OOO........." )
+    four = Board.from_string("XXX.OOO.........")
     assert four.winner is None and four.to_move == "X"
     assert four.play(3).winner == "X"
     five = Board.from_string("XXX..OOO.................")
@@ -77,7 +77,7 @@ def test_four_and_five_need_four_in_a_row():
     "text, message",
     [
         ("X...O...", "has 8 cells"),
-        ("X...O....." , "has 10 cells"),
+        ("X...O.....", "has 10 cells"),
         ("X...o....", "'o'"),
         ("X...O..1.", "'1'"),
         ("OO..X....", "more O than X"),
