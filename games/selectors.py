@@ -184,3 +184,167 @@ def challenges_for(user):
     return Challenge.objects.filter(
         Q(kind=ChallengeKind.OPEN, status=ChallengeStatus.OPEN) | Q(challenger=user) | Q(opponent=user)
     ).select_related("challenger", "opponent")
+
+
+# -- statistics: read from the counter tables only (games.stats keeps them) ---------
+
+#: How many days of the games-per-day chart the stats page shows.
+STATS_DAYS = 90
+#: How many rating changes a player's chart and the API show.
+RATING_HISTORY = 100
+LEADERBOARD_PAGE = 50
+
+
+def _opponent_kinds() -> list[str]:
+    from games.models import OPPONENT_KINDS
+
+    return OPPONENT_KINDS
+
+
+def site_stats() -> dict:
+    """Every figure of the stats page, in three queries whatever the number of games.
+
+    Games by variant and opponent, results by opponent, how games end and their
+    average length come from DailyStats summed by kind; the games per day from
+    DailyStats by day (the last ``STATS_DAYS`` days with games); the perfect
+    AI's losses from the players' records (see ``perfect_ai``).
+    """
+    from django.db.models import Sum
+
+    from games.models import DailyStats, PlayerRecord, Termination, Variant
+
+    rows = list(
+        DailyStats.objects.values("variant", "opponent", "result", "termination")
+        .annotate(n=Sum("games"), m=Sum("moves"))
+        .order_by()
+    )
+    days = list(DailyStats.objects.values("day").annotate(n=Sum("games")).order_by("-day")[:STATS_DAYS])
+    perfect = PlayerRecord.objects.filter(opponent="perfect").aggregate(
+        wins=Sum("wins"), losses=Sum("losses"), draws=Sum("draws")
+    )
+
+    kinds = _opponent_kinds()
+    total = sum(r["n"] for r in rows)
+    moves = sum(r["m"] for r in rows)
+    by_variant = {v: {k: 0 for k in kinds} for v in Variant.values}
+    results = {k: {"x_won": 0, "o_won": 0, "draw": 0} for k in kinds}
+    endings = {t: 0 for t in Termination.values}
+    for r in rows:
+        if r["variant"] in by_variant and r["opponent"] in results:
+            by_variant[r["variant"]][r["opponent"]] += r["n"]
+            results[r["opponent"]][r["result"]] += r["n"]
+        endings[r["termination"]] = endings.get(r["termination"], 0) + r["n"]
+    perfect_games = sum(by_variant[v]["perfect"] for v in by_variant)
+    return {
+        "total": total,
+        "average_moves": round(moves / total, 1) if total else 0,
+        "by_variant": [
+            {"variant": v, "label": Variant(v).label, "counts": [by_variant[v][k] for k in kinds],
+             "total": sum(by_variant[v].values())}
+            for v in Variant.values
+        ],
+        "kinds": kinds,
+        "results": [
+            {"opponent": k, **results[k], "total": sum(results[k].values())} for k in kinds
+        ],
+        "endings": [
+            {"termination": t, "label": Termination(t).label, "games": endings[t]} for t in Termination.values
+        ],
+        "perfect_ai": {
+            "games": perfect_games,
+            # A signed-in player's win against the perfect AI is the AI's loss.
+            # Guests have no record, so their games count in ``games`` only: the
+            # daily counters do not say which side the AI played.
+            "losses": perfect["wins"] or 0,
+            "recorded": sum(perfect[name] or 0 for name in ("wins", "losses", "draws")),
+        },
+        "days": [{"day": d["day"], "games": d["n"]} for d in reversed(days)],
+    }
+
+
+def first_move_heatmap(variant: str) -> list[dict]:
+    """Each cell of ``variant``'s board as a first move: ``games`` opened there,
+    ``share`` of all first moves (percent) and the percent of X wins, draws and
+    O wins, plus ``heat`` (0..1, by popularity). One query."""
+    from games import charts
+    from games.models import FirstMoveStats, Variant
+
+    size = Variant(variant).size
+    cells = [{"cell": c, "row": c // size + 1, "column": c % size + 1, "x_won": 0, "draw": 0, "o_won": 0}
+             for c in range(size * size)]
+    for row in FirstMoveStats.objects.filter(variant=variant).values("cell", "result", "games"):
+        if row["cell"] < len(cells):
+            cells[row["cell"]][row["result"]] += row["games"]
+    total = 0
+    for cell in cells:
+        cell["games"] = cell["x_won"] + cell["draw"] + cell["o_won"]
+        total += cell["games"]
+    most = max(cell["games"] for cell in cells)
+    for cell in cells:
+        cell["share"] = charts.percent(cell["games"], total)
+        cell["heat"] = charts.heat(cell["games"], most)
+        for name in ("x_won", "draw", "o_won"):
+            cell[f"{name}_pct"] = charts.percent(cell[name], cell["games"])
+    return cells
+
+
+def player_stats(user):
+    """A player's PlayerStats, or an unsaved one at the starting rating before their first game."""
+    from games.models import PlayerStats
+
+    return PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
+
+
+def player_records(user) -> list[dict]:
+    """A player's record per variant and opponent ("human" or an AI level), in the
+    order variant, then human, easy ... perfect; one query."""
+    from games.models import PlayerRecord, Variant
+
+    order = {kind: i for i, kind in enumerate(_opponent_kinds())}
+    variants = {v: i for i, v in enumerate(Variant.values)}
+    records = PlayerRecord.objects.filter(user=user).values("variant", "opponent", "wins", "losses", "draws")
+    rows = sorted(records, key=lambda r: (variants.get(r["variant"], 9), order.get(r["opponent"], 9)))
+    for row in rows:
+        row["games"] = row["wins"] + row["losses"] + row["draws"]
+    return rows
+
+
+def rating_history(user, limit: int = RATING_HISTORY) -> list:
+    """A player's last ``limit`` RatingChanges, oldest first; one query."""
+    from games.models import RatingChange
+
+    latest = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")[:limit]
+    return list(reversed(latest))
+
+
+def leaderboard():
+    """Players with at least one rated game, best rating first (a tie: the older
+    account first). Provisional players are ranked with the others; pages mark them."""
+    from games.models import PlayerStats
+
+    return (
+        PlayerStats.objects.filter(rated_games__gt=0, user__is_active=True)
+        .select_related("user")
+        .order_by("-rating", "user_id")
+    )
+
+
+def admin_summary() -> dict:
+    """The admin index's figures: games today and in all, the perfect AI's
+    losses, the top five players. Four queries."""
+    from django.db.models import Sum
+    from django.utils import timezone
+
+    from games.models import DailyStats, PlayerRecord
+
+    today = timezone.localdate()
+    totals = DailyStats.objects.aggregate(
+        total=Sum("games"), today=Sum("games", filter=Q(day=today))
+    )
+    losses = PlayerRecord.objects.filter(opponent="perfect").aggregate(n=Sum("wins"))["n"] or 0
+    return {
+        "games_today": totals["today"] or 0,
+        "games_total": totals["total"] or 0,
+        "perfect_losses": losses,
+        "top_players": list(leaderboard()[:5]),
+    }

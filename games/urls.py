@@ -27,4 +27,7 @@ urlpatterns = [
     path("games/<int:pk>/rematch/accept/", views.rematch_accept, name="rematch_accept"),
     path("games/<int:pk>/rematch/decline/", views.rematch_decline, name="rematch_decline"),
     path("games/<int:pk>/rematch/cancel/", views.rematch_cancel, name="rematch_cancel"),
+    # Statistics.
+    path("stats/", views.stats, name="stats"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

@@ -109,3 +109,11 @@ def time_limit(seconds) -> str:
     from games.models import MOVE_TIME_LIMITS
 
     return dict(MOVE_TIME_LIMITS).get(seconds, f"{seconds} s")
+
+
+@register.simple_tag
+def admin_summary():
+    """The figures the admin index shows staff (selectors.admin_summary)."""
+    from games import selectors
+
+    return selectors.admin_summary()

@@ -7,6 +7,7 @@ from games.views.accounts import on_signed_up, profile, signup
 from games.views.history import history
 from games.views.lobby import challenge_accept, challenge_cancel, challenge_decline, challenge_new, challenge_page, lobby
 from games.views.pages import home
+from games.views.stats import leaderboard, stats
 from games.views.play import (
     abort,
     claim_timeout,
@@ -37,3 +38,5 @@ __all__ += [
     "rematch_decline",
     "rematch_offer",
 ]
+# Statistics.
+__all__ += ["leaderboard", "stats"]

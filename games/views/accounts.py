@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from games import selectors
+from games import charts, selectors
 from games.forms import SignUpForm
 
 
@@ -41,8 +41,10 @@ def signup(request):
 
 
 def profile(request, username):
-    """A player's public page: who they are, since when, their record and latest games."""
+    """A player's public page: who they are, since when, their record, rating and
+    streaks, records by opponent, and latest games."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    ratings = selectors.rating_history(player)
     return render(
         request,
         "games/profile.html",
@@ -51,5 +53,9 @@ def profile(request, username):
             "is_owner": request.user == player,
             "record": selectors.player_record(player),
             "recent_games": selectors.player_recent_games(player, limit=10),
+            "stats": selectors.player_stats(player),
+            "records": selectors.player_records(player),
+            "ratings": ratings,
+            "rating_chart": charts.line_chart([ratings[0].before, *(c.after for c in ratings)]) if ratings else None,
         },
     )
