@@ -288,11 +288,24 @@ def first_move_heatmap(variant: str) -> list[dict]:
     return cells
 
 
+def active_player(username: str):
+    """The active account called ``username``; raises User.DoesNotExist (also for a
+    name no account can have, such as one with a NUL, which PostgreSQL refuses)."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    if "\x00" in username:
+        raise User.DoesNotExist
+    return User.objects.get(username=username, is_active=True)
+
+
 def player_stats(user):
     """A player's PlayerStats, or an unsaved one at the starting rating before their first game."""
     from games.models import PlayerStats
 
-    return PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
+    stats = PlayerStats.objects.filter(user=user).first() or PlayerStats()
+    stats.user = user  # the one we have: no query to fetch it again
+    return stats
 
 
 def player_records(user) -> list[dict]:

@@ -16,3 +16,9 @@ class PageNumberPagination(pagination.PageNumberPagination):
 
     def get_page_number(self, request, paginator):
         return request.query_params.get(self.page_query_param, 1)
+
+
+class LeaderboardPagination(PageNumberPagination):
+    """The leaderboard's pages hold 50 players, as on the site."""
+
+    page_size = 50

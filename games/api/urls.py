@@ -20,6 +20,8 @@ urlpatterns = [
     path("challenges/<int:pk>/decline/", views.ChallengeDeclineApi.as_view(), name="challenge-decline"),
     path("challenges/<int:pk>/cancel/", views.ChallengeCancelApi.as_view(), name="challenge-cancel"),
     path("analyse/", views.AnalyseApi.as_view(), name="analyse"),
+    path("users/<str:username>/stats/", views.PlayerStatsApi.as_view(), name="user-stats"),
+    path("leaderboard/", views.LeaderboardApi.as_view(), name="leaderboard"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # Last: any other address under /api/ is a JSON 404, not the site's HTML page.

@@ -9,7 +9,7 @@ the game is decided here.
 from __future__ import annotations
 
 from django.urls import Resolver404, resolve
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from games import engine, selectors, services
 from games.api import serializers as s
 from games.api.exceptions import GameNotFinished
+from games.api.pagination import LeaderboardPagination
 from games.api.schema import answers, answers_to_a_challenge_action, operation
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.services import Player
@@ -331,6 +332,52 @@ class AnalyseApi(APIView):
         board = _input(s.AnalyseInputSerializer, request.data)["board"]
         analysis = engine.analyse(board, budget=ANALYSE_BUDGET)
         return Response(s.AnalysisSerializer.of(board, analysis).data)
+
+
+# --------------------------------------------------------------------------
+# Statistics, for anyone: the same figures as the player pages and the leaderboard.
+
+
+class PlayerStatsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @operation(
+        operation_id="users_stats",
+        tags=["statistics"],
+        parameters=[OpenApiParameter("username", str, OpenApiParameter.PATH, description="The player's username.")],
+        responses=answers({200: s.PlayerStatsSerializer}, 401, 404),
+        description="A player's rating (provisional until 10 rated games), rated record, streaks, "
+        "won/drawn/lost by board and opponent, and the last 100 rating changes, newest first. "
+        "Public, like the player's page; an unknown or deactivated player is a 404.",
+    )
+    def get(self, request, username: str):
+        user = selectors.active_player(username)
+        stats = {
+            "stats": selectors.player_stats(user),
+            "records": selectors.player_records(user),
+            "rating_changes": list(reversed(selectors.rating_history(user))),
+        }
+        return Response(s.PlayerStatsSerializer(stats).data)
+
+
+class LeaderboardApi(APIView):
+    permission_classes = [AllowAny]
+    pagination_class = LeaderboardPagination
+
+    @operation(
+        operation_id="leaderboard",
+        tags=["statistics"],
+        responses=answers({200: s.LeaderboardEntrySerializer(many=True)}, 401, 404),
+        description="Players with at least one rated game, highest rating first, 50 a page, as on "
+        "the leaderboard page; `provisional` marks fewer than 10 rated games. A page past the end is a 404.",
+    )
+    def get(self, request):
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.leaderboard(), request, view=self)
+        first = paginator.page.start_index()
+        for offset, entry in enumerate(page):
+            entry.rank = first + offset
+        return paginator.get_paginated_response(s.LeaderboardEntrySerializer(page, many=True).data)
 
 
 # --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
@@ -43,7 +44,10 @@ def signup(request):
 def profile(request, username):
     """A player's public page: who they are, since when, their record, rating and
     streaks, records by opponent, and latest games."""
-    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    try:
+        player = selectors.active_player(username)
+    except get_user_model().DoesNotExist:
+        raise Http404("No such player.") from None
     ratings = selectors.rating_history(player)
     return render(
         request,

@@ -49,6 +49,9 @@ ENDPOINTS = [
     Endpoint("accept_by_token", "post", "/api/challenges/accept/", {"token": "{token}"}),
     Endpoint("decline", "post", "/api/challenges/{challenge}/decline/"),
     Endpoint("cancel", "post", "/api/challenges/{challenge}/cancel/"),
+    # Statistics are public, like the player pages and the leaderboard.
+    Endpoint("user_stats", "get", "/api/users/bob/stats/", public=True),
+    Endpoint("leaderboard", "get", "/api/leaderboard/", public=True),
 ]
 BY_NAME = {endpoint.name: endpoint for endpoint in ENDPOINTS}
 PRIVATE = [e for e in ENDPOINTS if not e.public]
@@ -103,6 +106,8 @@ NON_PLAYER = {
     "accept_by_token": (403, "not_a_player"),  # even with its token
     "decline": (403, "not_a_player"),
     "cancel": (403, "not_a_player"),
+    "user_stats": (200, None),  # anyone's figures, as on their page
+    "leaderboard": (200, None),
 }
 
 
