@@ -24,6 +24,7 @@ class Bar:
 class Tick:
     y: float
     label: str
+    top: float = 0.0  # y as a percentage of the chart's height, for a label drawn in HTML
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,17 @@ def nice_ceiling(value: float) -> int:
         step *= 10
 
 
-def bar_chart(series: list[tuple[str, int]], *, width: int = 640, height: int = 180) -> BarChart:
+def _tick(y: float, label: str, height: int) -> Tick:
+    return Tick(y=round(y, 2), label=label, top=round(100 * y / height, 2))
+
+
+def bar_chart(
+    series: list[tuple[str, int]], *, width: int = 640, height: int = 180, left: int = LEFT
+) -> BarChart:
     """Vertical bars for ``(label, value)`` pairs, left to right, on an axis from 0
-    to a round number at least the largest value."""
-    plot_width = width - LEFT
+    to a round number at least the largest value. ``left`` is room for the axis's
+    labels (0 when the page writes them beside the chart)."""
+    plot_width = width - left
     plot_height = height - TOP - BOTTOM
     top = nice_ceiling(max((value for _, value in series), default=0) or 1)
     slot = plot_width / max(len(series), 1)
@@ -73,7 +81,7 @@ def bar_chart(series: list[tuple[str, int]], *, width: int = 640, height: int = 
         bar_height = plot_height * value / top
         bars.append(
             Bar(
-                x=round(LEFT + index * slot + gap / 2, 2),
+                x=round(left + index * slot + gap / 2, 2),
                 y=round(TOP + plot_height - bar_height, 2),
                 width=round(max(slot - gap, 1), 2),
                 height=round(bar_height, 2),
@@ -81,11 +89,11 @@ def bar_chart(series: list[tuple[str, int]], *, width: int = 640, height: int = 
                 value=value,
             )
         )
-    ticks = [Tick(y=TOP + plot_height, label="0"), Tick(y=TOP, label=str(top))]
+    ticks = [_tick(TOP + plot_height, "0", height), _tick(TOP, str(top), height)]
     return BarChart(width=width, height=height, bars=bars, ticks=ticks, baseline=TOP + plot_height)
 
 
-def line_chart(values: list[int], *, width: int = 640, height: int = 180) -> LineChart:
+def line_chart(values: list[int], *, width: int = 640, height: int = 180, left: int = LEFT) -> LineChart:
     """A line through ``values`` spread evenly left to right, the axis from the
     lowest to the highest value (with some room, so a flat line sits mid-chart)."""
     if not values:
@@ -93,16 +101,16 @@ def line_chart(values: list[int], *, width: int = 640, height: int = 180) -> Lin
     low, high = min(values), max(values)
     margin = max((high - low) * 0.1, 10)
     axis_low, axis_high = low - margin, high + margin
-    plot_width = width - LEFT - 10
+    plot_width = width - left - 10
     plot_height = height - TOP - BOTTOM
     step = plot_width / (len(values) - 1) if len(values) > 1 else 0
     dots = []
     for index, value in enumerate(values):
-        x = LEFT + (index * step if len(values) > 1 else plot_width / 2)
+        x = left + (index * step if len(values) > 1 else plot_width / 2)
         y = TOP + plot_height * (axis_high - value) / (axis_high - axis_low)
         dots.append((round(x, 2), round(y, 2), value))
     ticks = [
-        Tick(y=round(TOP + plot_height * (axis_high - v) / (axis_high - axis_low), 2), label=str(v))
+        _tick(TOP + plot_height * (axis_high - v) / (axis_high - axis_low), str(v), height)
         for v in sorted({low, high}, reverse=True)
     ]
     return LineChart(

@@ -22,7 +22,7 @@ def stats(request):
     figures = selectors.site_stats()
     days = figures["days"]
     heatmap = selectors.first_move_heatmap(variant)
-    for cell, box in zip(heatmap, charts.grid(Variant(variant).size)):
+    for cell, box in zip(heatmap, charts.grid(Variant(variant).size), strict=True):
         cell.update(box)
     return render(
         request,
@@ -30,7 +30,7 @@ def stats(request):
         {
             "figures": figures,
             "kind_labels": ["Human", *Level.labels],
-            "days_chart": charts.bar_chart([(d["day"].isoformat(), d["games"]) for d in days]),
+            "days_chart": charts.bar_chart([(d["day"].isoformat(), d["games"]) for d in days], left=0),
             "variant": Variant(variant),
             "variants": Variant.choices,
             "heatmap": heatmap,

@@ -109,13 +109,13 @@ def test_a_players_page_shows_rating_streaks_and_records(client, people):
     html = client.get(reverse("games:profile", args=["ann"])).content.decode()
     text = _text(html)
     assert f"Rating {stats.rating} provisional" in text
-    assert "Rated games 3 Won 2 Drawn 1 Lost 0" in text
+    assert "Rated games 3 Won 2 Lost 0 Drawn 1" in text
     assert "Current streak 1 lost" in text and "Best streak 2 won" in text
     assert "3x3 People 3 2 1 0" in text
     assert "3x3 AI, easy 1 0 0 1" in text
     chart = re.search(r'<svg class="chart chart--line".*?</svg>', html, re.S).group(0)
     assert 'role="img"' in chart and "last 3 rated games" in chart
-    assert chart.count("<circle") == 4  # the start and one point per rated game
+    assert chart.count('class="chart__dot"') == 4  # the start and one point per rated game
     assert "Rating changes as a table" in html
 
 
