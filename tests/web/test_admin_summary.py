@@ -21,7 +21,9 @@ def test_staff_see_todays_games_the_perfect_ai_and_the_top_players(admin_client,
     human_game(user, bob, DRAW)
     ai_game(user, level="perfect")
     DailyStats.objects.filter(result="draw", opponent="human").update(day="2020-01-01")  # an older day
-    summary = _summary(admin_client.get("/admin/").content.decode())
+    html = admin_client.get("/admin/").content.decode()
+    summary = _summary(html)
+    assert 'href="/admin/games/game/"' in html  # the apps are still listed below
     assert "Games finished today 2" in summary
     assert "Games finished in all 3" in summary
     assert "Perfect AI's losses 0" in summary
