@@ -430,6 +430,9 @@ class DailyStats(models.Model):
     day = models.DateField()
     variant = models.CharField(max_length=3, choices=Variant)
     opponent = models.CharField(max_length=7)
+    ai_side = models.CharField(
+        max_length=1, choices=Side, blank=True, help_text="The AI's side (empty between people): its wins and losses."
+    )
     result = models.CharField(max_length=5, choices=Result)
     termination = models.CharField(max_length=10, choices=Termination)
     games = models.PositiveIntegerField(default=0)
@@ -440,7 +443,8 @@ class DailyStats(models.Model):
         ordering = ["day"]
         constraints = [
             models.UniqueConstraint(
-                fields=["day", "variant", "opponent", "result", "termination"], name="dailystats_one_per_kind"
+                fields=["day", "variant", "opponent", "ai_side", "result", "termination"],
+                name="dailystats_one_per_kind",
             )
         ]
 

@@ -201,27 +201,32 @@ def _opponent_kinds() -> list[str]:
     return OPPONENT_KINDS
 
 
+#: DailyStats rows of games the AI lost: the side it played lost.
+AI_LOST = Q(ai_side="X", result="o_won") | Q(ai_side="O", result="x_won")
+
+
+def _ai_lost(row: dict) -> bool:
+    return (row["ai_side"], row["result"]) in (("X", "o_won"), ("O", "x_won"))
+
+
 def site_stats() -> dict:
     """Every figure of the stats page, in three queries whatever the number of games.
 
     Games by variant and opponent, results by opponent, how games end and their
     average length come from DailyStats summed by kind; the games per day from
     DailyStats by day (the last ``STATS_DAYS`` days with games); the perfect
-    AI's losses from the players' records (see ``perfect_ai``).
+    AI's losses from the same rows (the games where the side it played lost).
     """
     from django.db.models import Sum
 
-    from games.models import DailyStats, PlayerRecord, Termination, Variant
+    from games.models import DailyStats, Termination, Variant
 
     rows = list(
-        DailyStats.objects.values("variant", "opponent", "result", "termination")
+        DailyStats.objects.values("variant", "opponent", "ai_side", "result", "termination")
         .annotate(n=Sum("games"), m=Sum("moves"))
         .order_by()
     )
     days = list(DailyStats.objects.values("day").annotate(n=Sum("games")).order_by("-day")[:STATS_DAYS])
-    perfect = PlayerRecord.objects.filter(opponent="perfect").aggregate(
-        wins=Sum("wins"), losses=Sum("losses"), draws=Sum("draws")
-    )
 
     kinds = _opponent_kinds()
     total = sum(r["n"] for r in rows)
@@ -252,11 +257,7 @@ def site_stats() -> dict:
         ],
         "perfect_ai": {
             "games": perfect_games,
-            # A signed-in player's win against the perfect AI is the AI's loss.
-            # Guests have no record, so their games count in ``games`` only: the
-            # daily counters do not say which side the AI played.
-            "losses": perfect["wins"] or 0,
-            "recorded": sum(perfect[name] or 0 for name in ("wins", "losses", "draws")),
+            "losses": sum(r["n"] for r in rows if r["opponent"] == "perfect" and _ai_lost(r)),
         },
         "days": [{"day": d["day"], "games": d["n"]} for d in reversed(days)],
     }
@@ -348,13 +349,13 @@ def admin_summary() -> dict:
     from django.db.models import Sum
     from django.utils import timezone
 
-    from games.models import DailyStats, PlayerRecord
+    from games.models import DailyStats
 
     today = timezone.localdate()
     totals = DailyStats.objects.aggregate(
         total=Sum("games"), today=Sum("games", filter=Q(day=today))
     )
-    losses = PlayerRecord.objects.filter(opponent="perfect").aggregate(n=Sum("wins"))["n"] or 0
+    losses = DailyStats.objects.filter(opponent="perfect").filter(AI_LOST).aggregate(n=Sum("games"))["n"] or 0
     return {
         "games_today": totals["today"] or 0,
         "games_total": totals["total"] or 0,

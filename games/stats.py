@@ -90,6 +90,7 @@ def stats_record_finished_game(game: Game) -> None:
             "day": _day(game.finished_at),
             "variant": game.variant,
             "opponent": kind,
+            "ai_side": game.ai_side,
             "result": game.result,
             "termination": game.termination,
         },
@@ -174,7 +175,7 @@ def stats_recount(batch_size: int = 5000) -> None:
         Game.objects.exclude(status=Status.FINISHED).filter(stats_counted=True).update(stats_counted=False)
         daily = (
             finished.annotate(day=TruncDate("finished_at"))
-            .values("day", "variant", "ai_level", "result", "termination")
+            .values("day", "variant", "ai_level", "ai_side", "result", "termination")
             .annotate(games=Count("id"), moves=Sum("move_count"))
             .order_by()
         )
@@ -184,6 +185,7 @@ def stats_recount(batch_size: int = 5000) -> None:
                     day=row["day"],
                     variant=row["variant"],
                     opponent=row["ai_level"] or "human",
+                    ai_side=row["ai_side"],
                     result=row["result"],
                     termination=row["termination"],
                     games=row["games"],

@@ -121,11 +121,30 @@ def _many_games(user, bob, n):
 @pytest.mark.parametrize("variant", ["3x3", "5x5"])
 def test_the_page_costs_the_same_queries_with_few_or_many_games(client, user, bob, django_assert_num_queries, variant):
     human_game(user, bob, X_WINS)
-    with django_assert_num_queries(4):  # the sums, the days, the perfect AI, the first moves
+    with django_assert_num_queries(3):  # the sums (the perfect AI's losses among them), the days, the first moves
         client.get(STATS, {"variant": variant})
     _many_games(user, bob, 12)
     ai_game(user, level="hard", resign=True)
     ai_game(user, level="medium", variant="4x4", resign=True)
     DailyStats.objects.filter(pk=DailyStats.objects.first().pk).update(day="2020-01-01")
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         client.get(STATS, {"variant": variant})
+
+
+def test_the_ais_losses_count_the_side_it_played_guests_included(client):
+    """Its losses cannot be provoked through play (it never loses), so the
+    counter rows are written directly: X won while the AI was O, O won while it
+    was X, and a draw and a human game that are not its losses."""
+    from datetime import date
+
+    for ai_side, result, opponent, games in (
+        ("O", "x_won", "perfect", 2),
+        ("X", "o_won", "perfect", 1),
+        ("X", "x_won", "perfect", 5),
+        ("O", "draw", "perfect", 4),
+        ("", "x_won", "human", 7),
+    ):
+        DailyStats.objects.create(day=date(2026, 11, 1), variant="3x3", opponent=opponent, ai_side=ai_side,
+                                  result=result, termination="line", games=games, moves=games * 7)
+    text = client.get(reverse("games:stats")).content.decode()
+    assert "The perfect AI has lost <strong>3</strong> of <strong>12</strong> games" in text
