@@ -48,7 +48,7 @@ def _names(response):
     page = response.content.decode()
     cells = re.findall(r'<td class="field-([xo])_name">(.*?)</td>', page, re.S)
     texts = [re.sub(r"<[^>]+>", "", text).strip() for _, text in cells]
-    return list(zip(texts[::2], texts[1::2]))
+    return list(zip(texts[::2], texts[1::2], strict=True))
 
 
 def _changelist_ids(response):

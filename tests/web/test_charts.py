@@ -21,7 +21,7 @@ def test_bars_stand_on_the_baseline_in_proportion_to_their_values():
     # Left to right, inside the plot, not overlapping.
     xs = [bar.x for bar in chart.bars]
     assert xs == sorted(xs) and xs[0] >= charts.LEFT
-    assert all(a.x + a.width <= b.x for a, b in zip(chart.bars, chart.bars[1:]))
+    assert all(a.x + a.width <= b.x for a, b in zip(chart.bars, chart.bars[1:], strict=False))
     assert chart.bars[-1].x + chart.bars[-1].width <= 340
     assert [t.label for t in chart.ticks] == ["0", "10"]
 
