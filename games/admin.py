@@ -242,6 +242,11 @@ class GameAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        # A finished game is in both players' histories, the statistics and
+        # the ratings; abort an unfinished one instead.
+        return False
+
     def has_change_permission(self, request, obj=None):
         # Without an object Django asks whether the changelist's actions may
         # run; with one, whether the form may save. Only the first is allowed:

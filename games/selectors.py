@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Case, Count, F, Func, IntegerField, OuterRef, Q, Subquery, When
+from django.db.models import Case, Count, F, Func, IntegerField, OuterRef, Q, Subquery, When, prefetch_related_objects
 
-from games.models import Challenge, ChallengeKind, Game, Result, Status
+from games.models import UNFINISHED, Challenge, ChallengeKind, Game, Result, Status
 
 RESULT_FILTERS = {
     "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
@@ -15,20 +15,7 @@ RESULT_FILTERS = {
 }
 
 
-def player_games(
-    user,
-    *,
-    result: str = "",
-    opponent: str = "",
-    variant: str = "",
-    level: str = "",
-):
-    """A player's games, newest first, narrowed by the history page's filters.
-
-    ``result`` is won/lost/drawn/in_progress/aborted from the player's side,
-    ``opponent`` is ai/human; empty means any.
-    """
-    games = Game.objects.of_player(user).with_players_and_moves()
+def _history_filters(games, user, *, result: str = "", opponent: str = "", variant: str = "", level: str = ""):
     if result in RESULT_FILTERS:
         games = games.filter(RESULT_FILTERS[result](user))
     if opponent == "ai":
@@ -40,6 +27,64 @@ def player_games(
     if level:
         games = games.filter(ai_level=level)
     return games
+
+
+def player_games(user, **filters):
+    """A player's games, newest first, narrowed by the history page's filters.
+
+    ``result`` is won/lost/drawn/in_progress/aborted from the player's side,
+    ``opponent`` is ai/human, ``variant`` and ``level``; empty means any.
+    """
+    return _history_filters(Game.objects.of_player(user).with_players_and_moves(), user, **filters)
+
+
+class PlayerGamesNewestFirst:
+    """``player_games`` for a paginator, fetched one side at a time.
+
+    A page of "X is me or O is me, newest first" makes the database sort every
+    game of the player; the newest N of one side come straight off an index.
+    Slicing takes the newest ``stop`` games of each side and merges them.
+    """
+
+    def __init__(self, user, **filters):
+        self.user = user
+        self.filters = filters
+
+    def count(self) -> int:
+        return player_games_count(self.user, **self.filters)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[Game]:
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("a player's games are read a page (a slice) at a time")
+        start, stop = index.start or 0, index.stop
+        sides = [
+            _history_filters(Game.objects.filter(**{side: self.user}), self.user, **self.filters)
+            .select_related("x_player", "o_player")
+            # Start time alone: it is the index's own order; an id tie-break
+            # would make SQLite sort every game of the side first.
+            .order_by("-created_at")[:stop]
+            for side in ("x_player", "o_player")
+        ]
+        newest = sorted((game for side in sides for game in side), key=lambda g: (g.created_at, g.id), reverse=True)
+        page = newest[start:stop]
+        prefetch_related_objects(page, "moves")
+        return page
+
+
+def player_games_count(user, **filters) -> int:
+    """How many games ``player_games`` has, counted one side at a time.
+
+    "X is me or O is me" makes the database read every game of the player
+    (slow for someone with tens of thousands); each side alone is a scan of one
+    index. The sum is exact: nobody plays both sides of a game.
+    """
+    return sum(
+        _history_filters(Game.objects.filter(**{side: user}), user, **filters).order_by().count()
+        for side in ("x_player", "o_player")
+    )
 
 
 def game_detail(game_id: int) -> Game:
@@ -76,17 +121,36 @@ def users_with_games_played(users):
 
 def player_record(user) -> dict[str, int]:
     """How many games a player has: ``games`` in all, ``won``, ``lost``,
-    ``drawn`` and ``in_progress``, counted in one query."""
-    record = Game.objects.of_player(user).aggregate(
-        games=Count("pk"),
-        **{name: Count("pk", filter=RESULT_FILTERS[name](user)) for name in ("won", "lost", "drawn", "in_progress")},
+    ``drawn``, ``in_progress`` and ``aborted``, whatever their number, in three
+    queries: the results from the counters kept as games end (PlayerRecord), the
+    unfinished games counted one side at a time over the (player, status) indexes."""
+    from django.db.models import Sum
+
+    from games.models import PlayerRecord
+
+    results = PlayerRecord.objects.filter(user=user).aggregate(
+        won=Sum("wins"), lost=Sum("losses"), drawn=Sum("draws")
     )
-    return {name: count or 0 for name, count in record.items()}
+    record = {name: count or 0 for name, count in results.items()}
+    record["in_progress"] = record["aborted"] = 0
+    for side in ("x_player", "o_player"):
+        unfinished = (
+            Game.objects.filter(**{side: user}, status__in=UNFINISHED)
+            .order_by()
+            .aggregate(
+                in_progress=Count("pk", filter=Q(status=Status.IN_PROGRESS)),
+                aborted=Count("pk", filter=Q(status=Status.ABORTED)),
+            )
+        )
+        record["in_progress"] += unfinished["in_progress"]
+        record["aborted"] += unfinished["aborted"]
+    record["games"] = sum(record.values())
+    return record
 
 
 def player_recent_games(user, limit: int = 10) -> list[Game]:
     """A player's latest games, finished or not, newest first."""
-    return list(player_games(user)[:limit])
+    return PlayerGamesNewestFirst(user)[0:limit]
 
 
 # -- games between people: the lobby, rematch offers, head to head ---------------
@@ -128,8 +192,12 @@ def rematch_offer(game: Game) -> Challenge | None:
     return game.rematch_offers.select_related("challenger", "game").order_by("-created_at", "-id").first()
 
 
-def head_to_head(user) -> list[dict]:
-    """``user``'s finished games against each person they have played, in one query.
+HEAD_TO_HEAD_LIMIT = 20
+
+
+def head_to_head(user, limit: int = HEAD_TO_HEAD_LIMIT) -> list[dict]:
+    """``user``'s finished games against the ``limit`` people they have played
+    most, in one query.
 
     One row per opponent, most games first: ``opponent`` (a username), ``games``,
     ``won``, ``lost`` and ``drawn`` from ``user``'s side. Games against the AI, and
@@ -152,7 +220,7 @@ def head_to_head(user) -> list[dict]:
         )
         .order_by("-games", "opponent")
     )
-    return list(games)
+    return list(games[:limit])
 
 
 # -- for the API: a finished game's review, a player's challenges -----------------

@@ -19,7 +19,7 @@ def history(request):
     form = HistoryFilterForm(request.GET)
     form.is_valid()
     filters = {name: value for name, value in form.cleaned_data.items() if value}
-    games = selectors.player_games(request.user, **filters)
+    games = selectors.PlayerGamesNewestFirst(request.user, **filters)
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,

@@ -340,3 +340,12 @@ def test_challenges_are_listed_for_staff_and_cannot_be_edited(admin_client, djan
     html = page.content.decode()
     assert "challenger1" in html and "1 minute" in html
     assert admin_client.get("/admin/games/challenge/add/").status_code == 403
+
+
+def test_staff_cannot_delete_games_only_abort_them(admin_client, user):
+    from games import services
+
+    game = services.game_create_against_ai(player=services.Player(user=user), seed=1)
+    assert admin_client.get(f"/admin/games/game/{game.pk}/delete/").status_code == 403
+    actions = admin_client.get("/admin/games/game/").content.decode()
+    assert "delete_selected" not in actions and "abort_unfinished" in actions

@@ -133,8 +133,9 @@ def test_a_players_page_costs_the_same_queries_whatever_their_games(client, peop
     for i in range(games):
         human_game(ann, ben, X_WINS if i % 3 else DRAW)
     ai_game(ann, level="easy", resign=True)
-    # The player, the record, recent games and their moves, head to head,
+    # The player, the record (its results, then the unfinished games of each
+    # side), recent games (each side's newest, then their moves), head to head,
     # the stats, the records by opponent, the rating changes.
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(11):
         response = client.get(reverse("games:profile", args=["ann"]))
     assert response.status_code == 200
