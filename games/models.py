@@ -497,3 +497,22 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.before} -> {self.after} (game {self.game_id})"
+
+
+class HeadToHead(models.Model):
+    """A player's record against one other person, kept like the other counters."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="head_to_head")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "head to head"
+        constraints = [models.UniqueConstraint(fields=["user", "opponent"], name="headtohead_one_per_pair")]
+        indexes = [models.Index(fields=["user", "-games"], name="headtohead_most_played")]
+
+    def __str__(self) -> str:
+        return f"{self.user} vs {self.opponent}: +{self.wins} ={self.draws} -{self.losses}"

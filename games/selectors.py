@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Case, Count, F, Func, IntegerField, OuterRef, Q, Subquery, When, prefetch_related_objects
+from django.db.models import Count, F, Func, IntegerField, OuterRef, Q, Subquery, prefetch_related_objects
 
 from games.models import UNFINISHED, Challenge, ChallengeKind, Game, Result, Status
 
@@ -196,31 +196,25 @@ HEAD_TO_HEAD_LIMIT = 20
 
 
 def head_to_head(user, limit: int = HEAD_TO_HEAD_LIMIT) -> list[dict]:
-    """``user``'s finished games against the ``limit`` people they have played
-    most, in one query.
+    """``user``'s record against the ``limit`` people they have played most, from
+    the counters kept as games end, in one query.
 
     One row per opponent, most games first: ``opponent`` (a username), ``games``,
     ``won``, ``lost`` and ``drawn`` from ``user``'s side. Games against the AI, and
     games whose opponent deleted their account, are left out.
     """
-    as_x = Q(x_player=user)
-    games = (
-        Game.objects.of_player(user)
-        .against_humans()
-        .filter(status=Status.FINISHED, x_player__isnull=False, o_player__isnull=False)
-        .annotate(
-            opponent=Case(When(as_x, then=F("o_player__username")), default=F("x_player__username")),
-        )
-        .values("opponent")
-        .annotate(
-            games=Count("pk"),
-            won=Count("pk", filter=RESULT_FILTERS["won"](user)),
-            lost=Count("pk", filter=RESULT_FILTERS["lost"](user)),
-            drawn=Count("pk", filter=Q(result=Result.DRAW)),
-        )
-        .order_by("-games", "opponent")
+    from games.models import HeadToHead
+
+    rows = (
+        HeadToHead.objects.filter(user=user)
+        .order_by("-games", "opponent__username")
+        .values("opponent__username", "games", "wins", "losses", "draws")[:limit]
     )
-    return list(games[:limit])
+    return [
+        {"opponent": r["opponent__username"], "games": r["games"], "won": r["wins"], "lost": r["losses"],
+         "drawn": r["draws"]}
+        for r in rows
+    ]
 
 
 # -- for the API: a finished game's review, a player's challenges -----------------

@@ -22,6 +22,7 @@ from games.models import (
     DailyStats,
     FirstMoveStats,
     Game,
+    HeadToHead,
     Move,
     PlayerRecord,
     PlayerStats,
@@ -119,6 +120,10 @@ def stats_record_finished_game(game: Game) -> None:
         stats.last_finished_at = game.finished_at
     if kind == "human" and len(sides) == 2:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
+        for side, user_id, other_id in (("X", game.x_player_id, game.o_player_id), ("O", game.o_player_id,
+                                                                                      game.x_player_id)):
+            column = {1.0: "wins", 0.5: "draws", 0.0: "losses"}[_score(game, side)]
+            _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
     for stats in locked.values():
         stats.save()
 
@@ -168,7 +173,7 @@ class _Player:
 def stats_recount(batch_size: int = 5000) -> None:
     """Rebuild every counter and rating from the finished games, in the order they ended."""
     with transaction.atomic():
-        for model in (DailyStats, FirstMoveStats, PlayerRecord, RatingChange, PlayerStats):
+        for model in (DailyStats, FirstMoveStats, PlayerRecord, RatingChange, PlayerStats, HeadToHead):
             model.objects.all().delete()
         finished = Game.objects.filter(status=Status.FINISHED)
         finished.filter(stats_counted=False).update(stats_counted=True)
@@ -210,6 +215,7 @@ def stats_recount(batch_size: int = 5000) -> None:
         )
         players: dict[int, _Player] = defaultdict(_Player)
         changes: list[RatingChange] = []
+        pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])  # wins, draws, losses
         games = finished.order_by("finished_at", "id").values_list(
             "id", "variant", "ai_side", "ai_level", "x_player_id", "o_player_id", "result", "finished_at"
         )
@@ -230,6 +236,8 @@ def stats_recount(batch_size: int = 5000) -> None:
                 player.best_streak = max(player.best_streak, player.current_streak)
                 player.last_finished_at = finished_at
             if kind == "human" and x_id and o_id:
+                pairs[(x_id, o_id)][{1.0: 0, 0.5: 1, 0.0: 2}[scores["X"]]] += 1
+                pairs[(o_id, x_id)][{1.0: 0, 0.5: 1, 0.0: 2}[scores["O"]]] += 1
                 x, o = players[x_id], players[o_id]
                 x_after = rating_after(x.rating, o.rating, scores["X"], x.rated_games)
                 o_after = rating_after(o.rating, x.rating, scores["O"], o.rated_games)
@@ -247,6 +255,14 @@ def stats_recount(batch_size: int = 5000) -> None:
                     else:
                         player.rated_draws += 1
         RatingChange.objects.bulk_create(changes, batch_size=batch_size)
+        HeadToHead.objects.bulk_create(
+            [
+                HeadToHead(user_id=user_id, opponent_id=other_id, games=wins + draws + losses, wins=wins,
+                           draws=draws, losses=losses)
+                for (user_id, other_id), (wins, draws, losses) in pairs.items()
+            ],
+            batch_size=batch_size,
+        )
         PlayerStats.objects.bulk_create(
             [
                 PlayerStats(

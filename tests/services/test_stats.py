@@ -11,6 +11,7 @@ from games.models import (
     DailyStats,
     FirstMoveStats,
     Game,
+    HeadToHead,
     PlayerRecord,
     PlayerStats,
     RatingChange,
@@ -107,6 +108,8 @@ def _snapshot():
             "user_id", "rating", "rated_games", "rated_wins", "rated_losses", "rated_draws", "games",
             "current_streak", "best_streak")),
         "ratings": sorted(RatingChange.objects.values_list("game_id", "user_id", "before", "after")),
+        "head_to_head": sorted(HeadToHead.objects.values_list("user_id", "opponent_id", "games", "wins", "losses",
+                                                              "draws")),
     }
 
 
