@@ -346,6 +346,8 @@ def games_adopt_guest(*, user, guest_key: str) -> int:
             game.guest_key = ""
             game.save(update_fields=["x_player", "o_player", "guest_key", "updated_at"])
             adopted += 1
+        if adopted:
+            stats.stats_recount_player(user.pk)  # the finished ones now count in their record
     return adopted
 
 

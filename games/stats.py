@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, F, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -289,3 +289,36 @@ def stats_recount(batch_size: int = 5000) -> None:
             ],
             batch_size=batch_size,
         )
+
+
+def stats_recount_player(user_id: int) -> None:
+    """Rebuild one player's records, game count and streaks from their finished
+    games, in order: for when games change hands (a guest's games adopted by
+    their account). Ratings come from games between people, which never do."""
+    games = (
+        Game.objects.filter(status=Status.FINISHED)
+        .filter(models.Q(x_player_id=user_id) | models.Q(o_player_id=user_id))
+        .order_by("finished_at", "id")
+        .values_list("variant", "ai_side", "ai_level", "x_player_id", "result", "finished_at")
+    )
+    player = _Player()
+    for variant, ai_side, ai_level, x_id, result, finished_at in games.iterator():
+        side = "X" if x_id == user_id else "O"
+        winner = {"x_won": "X", "o_won": "O"}.get(result)
+        score = 0.5 if winner is None else (1.0 if winner == side else 0.0)
+        player.records[(variant, ai_level if ai_side else "human")][{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
+        player.games += 1
+        player.current_streak = _streak(player.current_streak, score)
+        player.best_streak = max(player.best_streak, player.current_streak)
+        player.last_finished_at = finished_at
+    PlayerRecord.objects.filter(user_id=user_id).delete()
+    PlayerRecord.objects.bulk_create(
+        PlayerRecord(user_id=user_id, variant=variant, opponent=kind, wins=wins, draws=draws, losses=losses)
+        for (variant, kind), (wins, draws, losses) in player.records.items()
+    )
+    stats, _ = PlayerStats.objects.select_for_update().get_or_create(user_id=user_id)
+    stats.games = player.games
+    stats.current_streak = player.current_streak
+    stats.best_streak = player.best_streak
+    stats.last_finished_at = player.last_finished_at
+    stats.save()

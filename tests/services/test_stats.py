@@ -171,3 +171,20 @@ def test_moves_refused_do_not_touch_the_counters(people):
     with pytest.raises(MoveRefused):
         services.game_play_move(game_id=game.pk, player=Player(user=ben), cell=8, ply=5)
     assert _snapshot() == before
+
+
+def test_a_guests_finished_games_count_in_the_account_that_adopts_them(people):
+    ann = people[0]
+    guest = Player(guest_key="a-guest")
+    games = [services.game_create_against_ai(player=guest, level="easy", seed=n) for n in range(3)]
+    for game in games[:2]:
+        services.game_resign(game_id=game.pk, player=guest)
+    services.game_resign(game_id=services.game_create_against_ai(player=Player(user=ann), seed=9).pk,
+                         player=Player(user=ann))
+    assert services.games_adopt_guest(user=ann, guest_key="a-guest") == 3
+    record = PlayerRecord.objects.get(user=ann, opponent="easy")
+    assert record.losses == 2
+    assert PlayerStats.objects.get(user=ann).games == 3
+    kept = _snapshot()
+    stats.stats_recount()
+    assert _snapshot() == kept
