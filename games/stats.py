@@ -51,10 +51,35 @@ def rating_after(rating: int, other: int, score: float, games_before: int) -> in
     return round(rating + k * (score - expected_score(rating, other)))
 
 
-def _score(game: Game, side: str) -> float:
-    if game.result == Result.DRAW:
+def _score(result: str, side: str) -> float:
+    """What a finished game's ``result`` scores for ``side``: 1, 0.5 or 0."""
+    if result == Result.DRAW:
         return 0.5
-    return 1.0 if game.winner == side else 0.0
+    return 1.0 if result == ("x_won" if side == "X" else "o_won") else 0.0
+
+
+#: Where a score goes in a (wins, draws, losses) list.
+_SLOT = {1.0: 0, 0.5: 1, 0.0: 2}
+
+
+def _count_game(player, score: float, finished_at) -> None:
+    """One more finished game for a player's PlayerStats (or its recount twin)."""
+    player.games += 1
+    player.current_streak = _streak(player.current_streak, score)
+    player.best_streak = max(player.best_streak, player.current_streak)
+    player.last_finished_at = finished_at
+
+
+def _count_rated(player, after: int, score: float) -> None:
+    """One more rated game for a player's PlayerStats (or its recount twin)."""
+    player.rating = after
+    player.rated_games += 1
+    if score == 1.0:
+        player.rated_wins += 1
+    elif score == 0.0:
+        player.rated_losses += 1
+    else:
+        player.rated_draws += 1
 
 
 def _day(moment):
@@ -109,20 +134,17 @@ def stats_record_finished_game(game: Game) -> None:
         s.user_id: s
         for s in PlayerStats.objects.select_for_update().filter(user_id__in=[u for _, u in sides]).order_by("user_id")
     }
+    columns = ("wins", "draws", "losses")
     for side, user_id in sides:
-        score = _score(game, side)
-        column = {1.0: "wins", 0.5: "draws", 0.0: "losses"}[score]
+        score = _score(game.result, side)
+        column = columns[_SLOT[score]]
         _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
-        stats = locked[user_id]
-        stats.games += 1
-        stats.current_streak = _streak(stats.current_streak, score)
-        stats.best_streak = max(stats.best_streak, stats.current_streak)
-        stats.last_finished_at = game.finished_at
+        _count_game(locked[user_id], score, game.finished_at)
     if kind == "human" and len(sides) == 2:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
         for side, user_id, other_id in (("X", game.x_player_id, game.o_player_id), ("O", game.o_player_id,
                                                                                       game.x_player_id)):
-            column = {1.0: "wins", 0.5: "draws", 0.0: "losses"}[_score(game, side)]
+            column = columns[_SLOT[_score(game.result, side)]]
             _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
     for stats in locked.values():
         stats.save()
@@ -132,7 +154,7 @@ def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:
     """Update both ratings for one game between people, once (RatingChange is unique)."""
     if RatingChange.objects.filter(game=game).exists():
         return
-    x_score = _score(game, "X")
+    x_score = _score(game.result, "X")
     x_after = rating_after(x.rating, o.rating, x_score, x.rated_games)
     o_after = rating_after(o.rating, x.rating, 1 - x_score, o.rated_games)
     RatingChange.objects.bulk_create(
@@ -141,15 +163,8 @@ def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:
             RatingChange(game=game, user_id=o.user_id, before=o.rating, after=o_after, created_at=game.finished_at),
         ]
     )
-    for stats, after, score in ((x, x_after, x_score), (o, o_after, 1 - x_score)):
-        stats.rating = after
-        stats.rated_games += 1
-        if score == 1.0:
-            stats.rated_wins += 1
-        elif score == 0.0:
-            stats.rated_losses += 1
-        else:
-            stats.rated_draws += 1
+    _count_rated(x, x_after, x_score)
+    _count_rated(o, o_after, 1 - x_score)
 
 
 # --------------------------------------------------------------------------
@@ -223,21 +238,16 @@ def stats_recount(batch_size: int = 5000) -> None:
             chunk_size=batch_size
         ):
             kind = ai_level if ai_side else "human"
-            winner = {"x_won": "X", "o_won": "O"}.get(result)
-            scores = {"X": 0.5, "O": 0.5} if winner is None else {winner: 1.0, ("O" if winner == "X" else "X"): 0.0}
+            scores = {"X": _score(result, "X"), "O": _score(result, "O")}
             for side, user_id in (("X", x_id), ("O", o_id)):
                 if not user_id:
                     continue
                 player = players[user_id]
-                score = scores[side]
-                player.records[(variant, kind)][{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
-                player.games += 1
-                player.current_streak = _streak(player.current_streak, score)
-                player.best_streak = max(player.best_streak, player.current_streak)
-                player.last_finished_at = finished_at
+                player.records[(variant, kind)][_SLOT[scores[side]]] += 1
+                _count_game(player, scores[side], finished_at)
             if kind == "human" and x_id and o_id:
-                pairs[(x_id, o_id)][{1.0: 0, 0.5: 1, 0.0: 2}[scores["X"]]] += 1
-                pairs[(o_id, x_id)][{1.0: 0, 0.5: 1, 0.0: 2}[scores["O"]]] += 1
+                pairs[(x_id, o_id)][_SLOT[scores["X"]]] += 1
+                pairs[(o_id, x_id)][_SLOT[scores["O"]]] += 1
                 x, o = players[x_id], players[o_id]
                 x_after = rating_after(x.rating, o.rating, scores["X"], x.rated_games)
                 o_after = rating_after(o.rating, x.rating, scores["O"], o.rated_games)
@@ -245,15 +255,8 @@ def stats_recount(batch_size: int = 5000) -> None:
                                             created_at=finished_at))
                 changes.append(RatingChange(game_id=game_id, user_id=o_id, before=o.rating, after=o_after,
                                             created_at=finished_at))
-                for player, after, score in ((x, x_after, scores["X"]), (o, o_after, scores["O"])):
-                    player.rating = after
-                    player.rated_games += 1
-                    if score == 1.0:
-                        player.rated_wins += 1
-                    elif score == 0.0:
-                        player.rated_losses += 1
-                    else:
-                        player.rated_draws += 1
+                _count_rated(x, x_after, scores["X"])
+                _count_rated(o, o_after, scores["O"])
         RatingChange.objects.bulk_create(changes, batch_size=batch_size)
         HeadToHead.objects.bulk_create(
             [
@@ -303,14 +306,9 @@ def stats_recount_player(user_id: int) -> None:
     )
     player = _Player()
     for variant, ai_side, ai_level, x_id, result, finished_at in games.iterator():
-        side = "X" if x_id == user_id else "O"
-        winner = {"x_won": "X", "o_won": "O"}.get(result)
-        score = 0.5 if winner is None else (1.0 if winner == side else 0.0)
-        player.records[(variant, ai_level if ai_side else "human")][{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
-        player.games += 1
-        player.current_streak = _streak(player.current_streak, score)
-        player.best_streak = max(player.best_streak, player.current_streak)
-        player.last_finished_at = finished_at
+        score = _score(result, "X" if x_id == user_id else "O")
+        player.records[(variant, ai_level if ai_side else "human")][_SLOT[score]] += 1
+        _count_game(player, score, finished_at)
     PlayerRecord.objects.filter(user_id=user_id).delete()
     PlayerRecord.objects.bulk_create(
         PlayerRecord(user_id=user_id, variant=variant, opponent=kind, wins=wins, draws=draws, losses=losses)
