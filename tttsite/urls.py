@@ -1,7 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games.views import health
+
 urlpatterns = [
+    # For load balancers, supervisors and the load script (games/views/health.py).
+    path("healthz/", health.healthz, name="healthz"),
+    path("readyz/", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
     # The JSON API for programs (games/api/); its docs are at /api/docs/.
     path("api/", include("games.api.urls")),
