@@ -105,7 +105,20 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("DB_POOL", True):
+    # Under ASGI every request runs its database work in a thread of its own,
+    # and a persistent connection stays with its thread: under load that is a
+    # connection per thread until PostgreSQL refuses more. A pool instead
+    # lends each request a connection and takes it back when the request ends.
+    # With conn_health_checks on (above), Django has the pool check each
+    # connection before lending it: none that died while PostgreSQL restarted.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+    }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite allows one writer at a time. IMMEDIATE transactions take the write
     # lock up front, so a second writer waits (up to `timeout` seconds) instead
     # of failing mid-transaction with "database is locked"; WAL lets readers go
