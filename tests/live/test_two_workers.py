@@ -1,0 +1,171 @@
+"""Two server processes, one game: players on different workers see each other's moves.
+
+Production runs several worker processes (scripts/serve); a player's socket
+lands on whichever worker accepts it. Here two real uvicorn processes share
+the test database and a Redis channel layer, one player is connected to each,
+and each hears the other's moves. These tests need Redis at 127.0.0.1:6379
+(or TEST_REDIS_URL); one that does not answer fails the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from websockets.sync.client import connect
+
+from games import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+def database_url() -> str:
+    """The test database, as a DATABASE_URL the server processes can open."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def workers():
+    """Two uvicorn processes of the production settings, sharing the database and Redis."""
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tttsite.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here must open there
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": REDIS_URL,
+        "ALLOWED_HOSTS": "127.0.0.1",
+    }
+    processes, bases = [], []
+    for _ in range(2):
+        port = free_port()
+        command = [sys.executable, "-m", "uvicorn", "tttsite.asgi:application", "--port", str(port)]
+        command += ["--lifespan", "off", "--ws", "websockets-sansio", "--log-level", "warning"]
+        processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
+        bases.append(f"127.0.0.1:{port}")
+    try:
+        for process, base in zip(processes, bases, strict=True):
+            wait_until_up(process, base)
+        yield bases
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        connection.close()
+
+
+def wait_until_up(process: subprocess.Popen, base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the server on {base} exited:\n{process.stdout.read().decode()}")
+        try:
+            with urllib.request.urlopen(f"http://{base}/healthz/", timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    raise AssertionError(f"the server on {base} did not answer within 60 s")
+
+
+def session_cookie(user) -> str:
+    """A signed-in session of ``user``'s own (a second login on one client would end the first)."""
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+def receive(socket_, wanted: str, ply: int | None = None, timeout: float = 10) -> dict:
+    """The next message of type ``wanted`` (at ``ply``): others, such as a player's
+    own move coming back or watcher counts, are passed over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(socket_.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == wanted and ply in (None, message["ply"]):
+            return message
+
+
+def test_players_on_different_workers_see_each_others_moves(workers, django_user_model):
+    alice = django_user_model.objects.create_user("alice", password="x")
+    bob = django_user_model.objects.create_user("bob", password="x")
+    challenge = services.challenge_create(challenger=alice, side="X")
+    game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    cookies = {alice: session_cookie(alice), bob: session_cookie(bob)}
+
+    first, second = workers
+    path = f"/ws/games/{game.pk}/"
+    with (
+        connect(f"ws://{first}{path}", additional_headers={"Cookie": cookies[alice], "Origin": f"http://{first}"}) as on_first,
+        connect(f"ws://{second}{path}", additional_headers={"Cookie": cookies[bob], "Origin": f"http://{second}"}) as on_second,
+    ):
+        assert receive(on_first, "state")["side"] == "X"
+        assert receive(on_second, "state")["side"] == "O"
+
+        # Alice moves through the first worker's socket; Bob, on the second, hears it.
+        on_first.send(json.dumps({"action": "move", "cell": 4, "ply": 0}))
+        heard = receive(on_second, "move", ply=1)
+        assert heard["cell"] == 4
+
+        # Bob answers through the second worker; Alice, on the first, hears it.
+        on_second.send(json.dumps({"action": "move", "cell": 0, "ply": 1}))
+        heard = receive(on_first, "move", ply=2)
+        assert heard["cell"] == 0
+
+    game.refresh_from_db()
+    assert game.cells == [4, 0]
+
+
+def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers, django_user_model):
+    alice = django_user_model.objects.create_user("alice", password="x")
+    bob = django_user_model.objects.create_user("bob", password="x")
+    challenge = services.challenge_create(challenger=alice, side="X")
+    game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    token = Token.objects.create(user=alice).key
+
+    first, second = workers
+    with connect(
+        f"ws://{second}/ws/games/{game.pk}/",
+        additional_headers={"Cookie": session_cookie(bob), "Origin": f"http://{second}"},
+    ) as bob_socket:
+        receive(bob_socket, "state")
+        request = urllib.request.Request(
+            f"http://{first}/api/games/{game.pk}/moves/",
+            data=json.dumps({"cell": 8, "ply": 0}).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 201
+        heard = receive(bob_socket, "move")
+        assert (heard["cell"], heard["ply"]) == (8, 1)
