@@ -145,7 +145,7 @@ class GameAdmin(admin.ModelAdmin):
     # moves under different ones gives another game, or none at all.
     fieldsets = (
         (None, {"fields": ("final_board", "variant", "status", "result", "termination", "move_count")}),
-        ("Players", {"fields": ("x_player", "o_player", "ai_side", "ai_level", "start_mode", "seed")}),
+        ("Players", {"fields": ("x_player_shown", "o_player_shown", "ai_side", "ai_level", "start_mode", "seed")}),
         (
             "Dates and clock",
             {"fields": ("created_at", "updated_at", "finished_at", "move_time_limit", "turn_started_at", "rematch_of")},
@@ -158,8 +158,8 @@ class GameAdmin(admin.ModelAdmin):
         "result",
         "termination",
         "move_count",
-        "x_player",
-        "o_player",
+        "x_player_shown",
+        "o_player_shown",
         "ai_side",
         "ai_level",
         "start_mode",
@@ -184,6 +184,22 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="O", ordering="o_player__username")
     def o_name(self, game: Game) -> str:
         return game.player_name("O")
+
+    def _player_shown(self, game: Game, side: str):
+        """The player's account, linked; or the AI, a guest, a deleted player by name."""
+        user = game.player(side)
+        if user is None:
+            return game.player_name(side)
+        url = reverse(f"admin:{user._meta.app_label}_{user._meta.model_name}_change", args=[user.pk])
+        return format_html('<a href="{}">{}</a>', url, user.get_username())
+
+    @admin.display(description="X player")
+    def x_player_shown(self, game: Game):
+        return self._player_shown(game, "X")
+
+    @admin.display(description="O player")
+    def o_player_shown(self, game: Game):
+        return self._player_shown(game, "O")
 
     @admin.display(description="final position")
     def final_board(self, game: Game):

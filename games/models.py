@@ -213,13 +213,25 @@ class Game(models.Model):
     def player(self, side: str):
         return self.x_player if side == "X" else self.o_player
 
-    def player_name(self, side: str) -> str:
+    def player_kind(self, side: str) -> str:
+        """Who plays ``side``: "ai", "human" (an account), "guest", or "deleted"
+        (an account deleted since: its side of the game is kept, without it)."""
         if self.ai_side == side:
-            return f"AI ({self.get_ai_level_display().lower()})"
-        user = self.player(side)
-        if user is not None:
-            return user.get_username()
+            return "ai"
+        if self.player(side) is not None:
+            return "human"
         if self.guest_key:
+            return "guest"
+        return "deleted"
+
+    def player_name(self, side: str) -> str:
+        """The name every page, the admin, the API and the exports show for ``side``."""
+        kind = self.player_kind(side)
+        if kind == "ai":
+            return f"AI ({self.get_ai_level_display().lower()})"
+        if kind == "human":
+            return self.player(side).get_username()
+        if kind == "guest":
             return "Guest"
         return "Deleted player" if self.pk else "Nobody"
 

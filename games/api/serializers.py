@@ -135,7 +135,7 @@ class TokenSerializer(serializers.Serializer):
 
 class PlayerSerializer(serializers.Serializer):
     username = serializers.CharField(allow_null=True, help_text="Null for the AI, a guest or a deleted account.")
-    name = serializers.CharField(help_text='The name to show: "alice", "AI (perfect)", "Guest".')
+    name = serializers.CharField(help_text='The name to show: "alice", "AI (perfect)", "Guest", "Deleted player".')
     kind = serializers.ChoiceField(choices=["human", "ai", "guest", "deleted"])
     level = OptionalChoiceField(choices=Level.choices, help_text="The AI's level; null for people.")
 
@@ -143,14 +143,7 @@ class PlayerSerializer(serializers.Serializer):
 def player_data(game, side: str) -> dict:
     """Who plays ``side``: a person, the AI, a guest, or an account since deleted."""
     user = game.player(side)
-    if game.ai_side == side:
-        kind = "ai"
-    elif user is not None:
-        kind = "human"
-    elif game.guest_key:
-        kind = "guest"
-    else:
-        kind = "deleted"
+    kind = game.player_kind(side)
     return {
         "username": user.get_username() if user is not None else None,
         "name": game.player_name(side),

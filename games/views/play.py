@@ -167,6 +167,7 @@ def _between_people(request, game: Game, side: str | None) -> dict:
         "rematch": offer,
         "rematch_by_you": bool(side) and offer_open and offer.challenger_id == request.user.pk,
         "rematch_for_you": bool(side) and offer_open and offer.challenger_id != request.user.pk,
+        "opponent_deleted": bool(side) and game.player_kind("O" if side == "X" else "X") == "deleted",
     }
 
 
