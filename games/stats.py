@@ -188,6 +188,15 @@ class _Player:
 def stats_recount(batch_size: int = 5000) -> None:
     """Rebuild every counter and rating from the finished games, in the order they ended."""
     with transaction.atomic():
+        # A rated game whose opponent has deleted their account cannot be rated
+        # again (their rating went with them): what it did to the player left
+        # is kept as it was.
+        kept_changes = {
+            game_id: after - before
+            for game_id, before, after in RatingChange.objects.filter(game__ai_side="")
+            .filter(models.Q(game__x_player__isnull=True) | models.Q(game__o_player__isnull=True))
+            .values_list("game_id", "before", "after")
+        }
         for model in (DailyStats, FirstMoveStats, PlayerRecord, RatingChange, PlayerStats, HeadToHead):
             model.objects.all().delete()
         finished = Game.objects.filter(status=Status.FINISHED)
@@ -257,6 +266,13 @@ def stats_recount(batch_size: int = 5000) -> None:
                                             created_at=finished_at))
                 _count_rated(x, x_after, scores["X"])
                 _count_rated(o, o_after, scores["O"])
+            elif game_id in kept_changes:
+                side, user_id = ("X", x_id) if x_id else ("O", o_id)
+                player = players[user_id]
+                after = player.rating + kept_changes[game_id]
+                changes.append(RatingChange(game_id=game_id, user_id=user_id, before=player.rating, after=after,
+                                            created_at=finished_at))
+                _count_rated(player, after, scores[side])
         RatingChange.objects.bulk_create(changes, batch_size=batch_size)
         HeadToHead.objects.bulk_create(
             [
