@@ -24,7 +24,6 @@ class Bar:
 class Tick:
     y: float
     label: str
-    top: float = 0.0  # y as a percentage of the chart's height, for a label drawn in HTML
 
 
 @dataclass(frozen=True)
@@ -61,8 +60,8 @@ def nice_ceiling(value: float) -> int:
         step *= 10
 
 
-def _tick(y: float, label: str, height: int) -> Tick:
-    return Tick(y=round(y, 2), label=label, top=round(100 * y / height, 2))
+def _tick(y: float, label: str) -> Tick:
+    return Tick(y=round(y, 2), label=label)
 
 
 def bar_chart(
@@ -89,7 +88,7 @@ def bar_chart(
                 value=value,
             )
         )
-    ticks = [_tick(TOP + plot_height, "0", height), _tick(TOP, str(top), height)]
+    ticks = [_tick(TOP + plot_height, "0"), _tick(TOP, str(top))]
     return BarChart(width=width, height=height, bars=bars, ticks=ticks, baseline=TOP + plot_height)
 
 
@@ -110,7 +109,7 @@ def line_chart(values: list[int], *, width: int = 640, height: int = 180, left: 
         y = TOP + plot_height * (axis_high - value) / (axis_high - axis_low)
         dots.append((round(x, 2), round(y, 2), value))
     ticks = [
-        _tick(TOP + plot_height * (axis_high - v) / (axis_high - axis_low), str(v), height)
+        _tick(TOP + plot_height * (axis_high - v) / (axis_high - axis_low), str(v))
         for v in sorted({low, high}, reverse=True)
     ]
     return LineChart(

@@ -69,7 +69,7 @@ def test_percent_of_nothing_is_zero():
 def test_tick_labels_written_beside_the_chart_know_where_they_go():
     chart = charts.bar_chart([("a", 3)], width=200, height=100, left=0)
     assert chart.bars[0].x < 5  # no room kept for labels inside the chart
-    assert [(t.label, t.top) for t in chart.ticks] == [("0", 80.0), ("5", 10.0)]
+    assert [(t.label, t.y) for t in chart.ticks] == [("0", 80.0), ("5", 10.0)]
     line = charts.line_chart([1000, 1100], height=200, left=0)
     assert line.dots[0][0] == 0
-    assert [t.label for t in line.ticks] == ["1100", "1000"] and line.ticks[0].top < line.ticks[1].top
+    assert [t.label for t in line.ticks] == ["1100", "1000"] and line.ticks[0].y < line.ticks[1].y
