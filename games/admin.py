@@ -309,6 +309,24 @@ class PlayerAdmin(UserAdmin):
     def get_queryset(self, request):
         return selectors.users_with_games_played(super().get_queryset(request))
 
+    # Deleting a user here is the player deleting their account: their games
+    # in progress end and their challenges close first (services.account_delete).
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and selectors.is_last_superuser(obj):
+            return False  # nobody could manage the site after
+        return super().has_delete_permission(request, obj)
+
+    def delete_model(self, request, obj):
+        services.account_delete(user=obj)
+
+    def delete_queryset(self, request, queryset):
+        for user in queryset:
+            try:
+                services.account_delete(user=user)
+            except services.AccountRefused as error:
+                self.message_user(request, f"{user.get_username()} was not deleted: {error.message}.", messages.ERROR)
+
     @admin.display(description="games", ordering="games_played")
     def games_played(self, user) -> str:
         url = reverse("admin:games_game_changelist") + f"?{PlayerFilter.parameter_name}={user.pk}"

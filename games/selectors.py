@@ -362,6 +362,16 @@ def active_player(username: str):
     return User.objects.get(username=username, is_active=True)
 
 
+def is_last_superuser(user) -> bool:
+    """Whether ``user`` is the site's only active superuser: the account that
+    must stay, or nobody could manage the site (give the role to another first)."""
+    from django.contrib.auth import get_user_model
+
+    if not user.is_superuser:
+        return False
+    return not get_user_model().objects.filter(is_superuser=True, is_active=True).exclude(pk=user.pk).exists()
+
+
 def player_stats(user):
     """A player's PlayerStats, or an unsaved one at the starting rating before their first game."""
     from games.models import PlayerStats

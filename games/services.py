@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine, live, stats
+from games import engine, live, selectors, stats
 from games.models import (
     MOVE_TIME_LIMITS,
     Challenge,
@@ -586,3 +586,73 @@ def auth_token_issue(*, username: str, password: str, request=None) -> str:
         raise InvalidInput("unable to sign in with that username and password", code="invalid_credentials")
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
+
+
+# --------------------------------------------------------------------------
+# Leaving the site.
+
+
+class AccountRefused(GameError):
+    """An account that may not be deleted: the last superuser."""
+
+    code = "account_refused"
+    status = 409
+
+
+@dataclass(frozen=True)
+class AccountDeletion:
+    resigned: int  # games between people, won by the opponent
+    aborted: int  # games against the AI
+    challenges_closed: int  # challenges made (cancelled) or received (declined)
+
+
+def account_delete(*, user) -> AccountDeletion:
+    """Delete a player's account, leaving the way a player would: games in
+    progress against people are resigned (the opponent wins, rated as usual),
+    games against the AI aborted, challenges cancelled or declined. Their games
+    stay in their opponents' histories with that side shown as deleted; their
+    own counters (rating, records, head to head) go with the account."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    with transaction.atomic():
+        if user.is_superuser:
+            # Every superuser's row locked, in one order: the last two deleting
+            # themselves at once cannot both succeed, nor deadlock.
+            list(User.objects.select_for_update().filter(is_superuser=True).order_by("pk"))
+        account = User.objects.select_for_update().filter(pk=user.pk).first()
+        if account is None:
+            return AccountDeletion(0, 0, 0)  # deleted already: a second click
+        if selectors.is_last_superuser(account):
+            raise AccountRefused(
+                "this is the site's only superuser account: make another account a superuser first, "
+                "or nobody could manage the site",
+                code="last_superuser",
+            )
+        # Challenges first: one accepted meanwhile has started a game, finished below.
+        closed = 0
+        waiting = Challenge.objects.waiting()
+        made = list(waiting.filter(challenger=account).values_list("pk", flat=True))
+        received = list(
+            waiting.filter(opponent=account).exclude(kind=ChallengeKind.OPEN).values_list("pk", flat=True)
+        )
+        for close, challenge_ids in ((challenge_cancel, made), (challenge_decline, received)):
+            for challenge_id in challenge_ids:
+                try:
+                    close(user=account, challenge_id=challenge_id)
+                    closed += 1
+                except ChallengeRefused:
+                    pass  # accepted or withdrawn meanwhile
+        player = Player(user=account)
+        resigned = aborted = 0
+        for game_id, ai_side in Game.objects.of_player(account).in_progress().values_list("pk", "ai_side"):
+            if ai_side:
+                aborted += 1 if game_abort(game_id=game_id) else 0
+                continue
+            try:
+                game_resign(game_id=game_id, player=player)
+                resigned += 1
+            except GameError:
+                pass  # it ended meanwhile (the last move, a timeout): nothing left to finish
+        account.delete()
+    return AccountDeletion(resigned=resigned, aborted=aborted, challenges_closed=closed)
