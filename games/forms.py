@@ -104,3 +104,25 @@ class ChallengeForm(forms.Form):
             self.add_error("opponent_username", "Enter the username of the player you want to challenge.")
         data["opponent_username"] = data.get("opponent_username", "").strip()
         return data
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting an account asks for its password, as changing it does."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                "That is not your password. Your account has not been deleted.", code="password_incorrect"
+            )
+        return password

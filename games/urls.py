@@ -8,6 +8,11 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("players/<str:username>/", views.profile, name="profile"),
+    # Your account: your games to download, and deleting the account.
+    path("account/", views.account, name="account"),
+    path("account/games.json", views.account_games_json, name="account_games_json"),
+    path("account/games.csv", views.account_games_csv, name="account_games_csv"),
+    path("account/delete/", views.account_delete, name="account_delete"),
     path("play/", views.new_game, name="new"),
     path("games/", views.history, name="history"),
     path("games/<int:pk>/", views.game_page, name="game"),

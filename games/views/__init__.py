@@ -3,6 +3,7 @@
 Accounts live here too (sign up, profile) because signing up is where a guest's
 games are adopted.
 """
+from games.views.account import account, account_delete, account_games_csv, account_games_json
 from games.views.accounts import on_signed_up, profile, signup
 from games.views.history import history
 from games.views.lobby import challenge_accept, challenge_cancel, challenge_decline, challenge_new, challenge_page, lobby
@@ -40,3 +41,5 @@ __all__ += [
 ]
 # Statistics.
 __all__ += ["leaderboard", "stats"]
+# Your account.
+__all__ += ["account", "account_delete", "account_games_csv", "account_games_json"]
