@@ -576,12 +576,29 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
 # The API's tokens.
 
 
+class SignInLocked(GameError):
+    """Too many failed sign-ins from this client for this username (django-axes):
+    refused, even with the right password, until ``retry_after`` seconds pass."""
+
+    code = "locked_out"
+    status = 429
+
+    def __init__(self, message: str, *, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def auth_token_issue(*, username: str, password: str, request=None) -> str:
     """The API token of the account these credentials open: made on first use, the same one after."""
     from django.contrib.auth import authenticate
     from rest_framework.authtoken.models import Token
 
+    from games import lockout
+
     user = authenticate(request, username=username, password=password)
+    if user is None and getattr(request, "axes_locked_out", False):
+        seconds = lockout.seconds_left(request, {"username": username})
+        raise SignInLocked(lockout.message(seconds), retry_after=seconds)
     if user is None:
         raise InvalidInput("unable to sign in with that username and password", code="invalid_credentials")
     token, _ = Token.objects.get_or_create(user=user)

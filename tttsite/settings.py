@@ -5,6 +5,7 @@ Every knob a deployment turns is an environment variable (see README.md,
 printed to the console, plain http on 127.0.0.1.
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -63,6 +64,8 @@ INSTALLED_APPS = [
     # Swagger UI's files served from this site: the docs page loads nothing
     # from a CDN.
     "drf_spectacular_sidecar",
+    # Counts failed sign-ins and locks the client out for a while (AXES_* below).
+    "axes",
     "games",
 ]
 
@@ -75,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tttsite.urls"
@@ -156,6 +161,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# django-axes first: it refuses a locked-out client before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
@@ -196,6 +207,25 @@ if env_flag("HTTPS"):
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600"))
+
+# Failed sign-ins (django-axes), counted in the database so every server
+# process sees the same counts. The lock is per username *and* client address:
+# locking a username alone would let anyone lock its owner out. It lifts by
+# itself AXES_COOLOFF_MINUTES after the last counted failure; a success clears
+# the count. Staff lift a lock early in the admin (Access attempts) or with
+# `manage.py axes_reset_username NAME`. The address is REMOTE_ADDR: behind a
+# proxy the server sets it from X-Forwarded-For only for the proxies it trusts
+# (uvicorn's --forwarded-allow-ips, FORWARDED_ALLOW_IPS in scripts/serve).
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Tries during the lock are refused without counting, so the lock lifts when
+# the page said it would.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_CALLABLE = "games.lockout.lockout_page"
 
 # The JSON API under /api/ (games/api/): tokens for programs, the session
 # (with CSRF) for pages; JSON in and out; every error in one body shape.
@@ -271,5 +301,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # django-axes says a lot at INFO (its banner on every start, each step
+        # of every sign-in); its warnings (failures, lockouts) still show.
+        "axes": {"level": "WARNING"},
     },
 }

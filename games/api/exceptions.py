@@ -43,7 +43,10 @@ def api_exception_handler(exc, context):
     """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every exception a view raises, as one body shape."""
     request = context.get("request")
     if isinstance(exc, GameError):
-        return Response(_game_error_body(exc, request), status=exc.status)
+        response = Response(_game_error_body(exc, request), status=exc.status)
+        if getattr(exc, "retry_after", None):  # a locked-out sign-in (services.SignInLocked)
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, ObjectDoesNotExist):
         # The services look games and challenges up by id and let Model.DoesNotExist through.
         thing = type(exc).__qualname__.split(".")[0].lower()

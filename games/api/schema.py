@@ -34,6 +34,10 @@ FORBIDDEN = error(
 NOT_FOUND = error("No such game, challenge or page (`not_found`).")
 REFUSED = error("The game refused: `code` says why, `game` is the game as it now stands.", s.GameRefusalSerializer)
 THROTTLED = error("Too many requests (`throttled`): see Retry-After.")
+THROTTLED_OR_LOCKED_OUT = error(
+    "Too many requests (`throttled`), or too many failed sign-ins for this username from this client "
+    "(`locked_out`, refused even with the right password): see Retry-After."
+)
 UNSUPPORTED = error("The body is not JSON (`unsupported_media_type`).")
 
 

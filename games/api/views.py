@@ -20,7 +20,7 @@ from games import engine, selectors, services
 from games.api import serializers as s
 from games.api.exceptions import GameNotFinished
 from games.api.pagination import LeaderboardPagination
-from games.api.schema import answers, answers_to_a_challenge_action, operation
+from games.api.schema import THROTTLED_OR_LOCKED_OUT, answers, answers_to_a_challenge_action, operation
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.services import Player
 
@@ -67,10 +67,13 @@ class TokenCreateApi(APIView):
         operation_id="auth_token_create",
         tags=["auth"],
         request=s.TokenInputSerializer,
-        responses=answers({200: s.TokenSerializer}, 400, body=True),
+        responses={**answers({200: s.TokenSerializer}, 400, body=True), 429: THROTTLED_OR_LOCKED_OUT},
     )
     def post(self, request):
         data = _input(s.TokenInputSerializer, request.data)
+        # The DRF request, not request._request: django-axes marks a lockout on
+        # it, so the service answers in the API's error shape and AxesMiddleware
+        # leaves the response alone.
         token = services.auth_token_issue(username=data["username"], password=data["password"], request=request)
         return Response(s.TokenSerializer({"token": token}).data)
 
