@@ -87,8 +87,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         """Play through the services; the refusal to send back, or None. A stored
         move reaches everyone, this socket included, as the published event."""
         try:
-            services.game_play_move(game_id=self.game_id, player=Player(user=self.scope["user"]), cell=cell, ply=ply)
-            services.game_play_ai_move(game_id=self.game_id)
+            result = services.game_play_move(
+                game_id=self.game_id, player=Player(user=self.scope["user"]), cell=cell, ply=ply
+            )
+            if result.game.awaits_ai:
+                services.game_play_ai_move(game_id=self.game_id)
         except Game.DoesNotExist:
             return {"type": "refused", "code": "not_found", "message": "no such game"}
         except GameError as error:

@@ -204,6 +204,13 @@ class Game(models.Model):
         return bool(self.ai_side)
 
     @property
+    def awaits_ai(self) -> bool:
+        """The AI is owed a move: its turn in a game in progress (on 4x4 and 5x5
+        it thinks after the person's move is stored; on any board a restart
+        between the two writes can leave it owed)."""
+        return self.is_in_progress and bool(self.ai_side) and self.board.to_move == self.ai_side
+
+    @property
     def human_side(self) -> str | None:
         """In a game against the AI, the side the person plays."""
         if not self.ai_side:

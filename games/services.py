@@ -102,12 +102,17 @@ def _choice(value: str, choices, what: str) -> str:
     return value
 
 
-def _record_move(game: Game, board: engine.Board, cell: int) -> engine.Board:
-    """Store ``cell`` as the next move of a locked ``game`` and finish it if it ended."""
-    after = board.play(cell)
+def _record_moves(game: Game, board: engine.Board, cells: list[int]) -> engine.Board:
+    """Store ``cells`` as the next moves of a locked ``game`` at ``board`` (one
+    insert, one update) and finish it if it ended. An illegal cell raises before
+    anything is written."""
+    after, moves = board, []
+    for cell in cells:
+        after = after.play(cell)
+        moves.append(Move(game=game, ply=game.move_count + len(moves), cell=cell))
     now = timezone.now()
-    Move.objects.create(game=game, ply=game.move_count, cell=cell)
-    game.move_count += 1
+    Move.objects.bulk_create(moves)
+    game.move_count += len(moves)
     game.turn_started_at = now
     fields = ["move_count", "turn_started_at", "updated_at"]
     if after.is_game_over():
@@ -119,7 +124,8 @@ def _record_move(game: Game, board: engine.Board, cell: int) -> engine.Board:
     game.save(update_fields=fields)
     if after.is_game_over():
         stats.stats_record_finished_game(game)
-    live.publish_game(game, "move", cell=cell)
+    for move in moves:  # each with its own ply, and the game's status as it now stands
+        live.publish_game(game, "move", cell=move.cell, ply=move.ply + 1)
     if after.is_game_over() and not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
     return after
@@ -213,13 +219,21 @@ def _check_cell(cell: object, size: int) -> int:
     return cell
 
 
+#: Boards on which the AI's reply takes microseconds (3x3 is solved at import):
+#: it is stored in the same transaction as the move it answers, so a game never
+#: waits for it. On 4x4 and 5x5 the AI may search for milliseconds to a second,
+#: which no lock should be held for: it thinks afterwards (game_play_ai_move).
+AI_REPLIES_IN_THE_SAME_TRANSACTION = {Variant.THREE}
+
+
 def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -> MoveResult:
     """Play ``cell`` for ``player``, who believes ``ply`` moves have been made.
 
     Exactly one move is stored per ply: a move racing another for the same ply
     or sent with a stale ply is refused with the current game. The same move
     sent twice (a double click) is applied once and the repeat is not an error.
-    After a person's move against the AI, call :func:`game_play_ai_move`.
+    On 3x3 the AI's reply is stored with the move; on larger boards, when the
+    returned game ``awaits_ai``, call :func:`game_play_ai_move`.
     """
     try:
         ply = int(ply)
@@ -250,9 +264,13 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
             if board.to_move != side:
                 raise MoveRefused(f"it is {board.to_move}'s turn, not yours", code="not_your_turn", game=game)
             try:
-                _record_move(game, board, cell)
+                after = board.play(cell)
             except engine.IllegalMoveError as error:
                 raise MoveRefused(str(error), code="occupied", game=game) from None
+            cells = [cell]
+            if game.ai_side and not after.is_game_over() and game.variant in AI_REPLIES_IN_THE_SAME_TRANSACTION:
+                cells.append(_ai_choice(game, after))
+            _record_moves(game, board, cells)
     except IntegrityError:
         # Another request stored a move for this ply first (databases without
         # row locks can let two transactions get this far).
@@ -274,19 +292,25 @@ def game_play_ai_move(*, game_id: int) -> Game:
     if board.to_move != game.ai_side:
         return _fresh(game_id)
     ply = game.move_count
-    seed = game.seed + ply
-    if ply == 0:
-        cell = engine.opening_move(board, game.start_mode or StartMode.MINIMAX, game.ai_level, seed=seed)
-    else:
-        cell = engine.best_move(board, game.ai_level, seed=seed)
+    cell = _ai_choice(game, board)
     try:
         with transaction.atomic():
             locked = _locked(game_id)
             if locked.move_count == ply and locked.status == Status.IN_PROGRESS:
-                _record_move(locked, board, cell)
+                _record_moves(locked, board, [cell])
     except IntegrityError:
         pass  # a concurrent request already stored the AI's move for this ply
     return _fresh(game_id)
+
+
+def _ai_choice(game: Game, board: engine.Board) -> int:
+    """The AI's move in ``game`` at ``board``: its opening by the game's start
+    mode, then its level's choice. Seeded by the game and the ply, so the same
+    position in the same game always gets the same answer."""
+    seed = game.seed + board.ply
+    if board.ply == 0:
+        return engine.opening_move(board, game.start_mode or StartMode.MINIMAX, game.ai_level, seed=seed)
+    return engine.best_move(board, game.ai_level, seed=seed)
 
 
 def game_resign(*, game_id: int, player: Player) -> Game:

@@ -131,7 +131,7 @@ class GameDetailApi(APIView):
     )
     def get(self, request, pk: int):
         game = selectors.game_detail(pk)
-        if game.is_in_progress and game.is_against_ai and game.board.to_move == game.ai_side:
+        if game.awaits_ai:
             # The AI's move was interrupted (a restart between two writes): it is
             # owed, so it is made now rather than leave the game stuck (as the page does).
             game = services.game_play_ai_move(game_id=game.pk)
@@ -162,7 +162,7 @@ class GameMoveApi(APIView):
     def post(self, request, pk: int):
         data = _input(s.MoveInputSerializer, request.data)
         result = services.game_play_move(game_id=pk, player=_player(request), cell=data["cell"], ply=data["ply"])
-        game = services.game_play_ai_move(game_id=result.game.pk)
+        game = services.game_play_ai_move(game_id=pk) if result.game.awaits_ai else result.game
         return _game(game, request, status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK)
 
 

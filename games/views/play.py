@@ -182,7 +182,7 @@ def game_page(request, pk: int):
     """A game: play it if it is yours and your turn, replay it with ?ply=N,
     ask for a hint with ?hint=1, see the AI's evaluation with ?thinking=1."""
     game = _game_or_404(pk)
-    if game.is_in_progress and game.ai_side and game.board.to_move == game.ai_side:
+    if game.awaits_ai:
         # The AI's move was interrupted (a restart between the two writes):
         # it is still owed, so make it now rather than leave the game stuck.
         game = services.game_play_ai_move(game_id=game.pk)
@@ -204,7 +204,7 @@ def play_move(request, pk: int):
         result = services.game_play_move(
             game_id=pk, player=player, cell=request.POST.get("cell"), ply=request.POST.get("ply")
         )
-        game = services.game_play_ai_move(game_id=result.game.pk)
+        game = services.game_play_ai_move(game_id=pk) if result.game.awaits_ai else result.game
     except Game.DoesNotExist:
         raise Http404("No such game") from None
     except GameError as error:

@@ -97,10 +97,20 @@ def test_an_occupied_cell_is_refused_and_nothing_changes(alice):
     assert _snapshot(game) == before
 
 
-def test_a_move_out_of_turn_is_refused(alice):
-    # X has moved and the AI has not answered yet: it is O's turn, not the player's.
+def test_on_3x3_the_ai_replies_in_the_same_call(alice):
     game = _new(alice)
+    result = services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0)
+    assert result.applied
+    assert result.game.move_count == 2 and result.game.cells[0] == 0
+    assert not result.game.awaits_ai
+    assert list(Move.objects.filter(game=game).order_by("ply").values_list("ply", flat=True)) == [0, 1]
+
+
+def test_a_move_out_of_turn_is_refused(alice):
+    # On 4x4, X has moved and the AI has not answered yet: it is O's turn, not the player's.
+    game = _new(alice, variant="4x4")
     game = services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0).game
+    assert game.awaits_ai
     before = _snapshot(game)
     with pytest.raises(MoveRefused, match="it is O's turn") as refused:
         services.game_play_move(game_id=game.pk, player=alice, cell=1, ply=1)
@@ -122,7 +132,8 @@ def test_a_double_click_is_applied_once(alice):
     first = services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=0)
     second = services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=0)
     assert first.applied and not second.applied
-    assert Move.objects.filter(game=game).count() == 1
+    assert list(Move.objects.filter(game=game).values_list("ply", "cell").order_by("ply"))[0] == (0, 4)
+    assert Move.objects.filter(game=game).count() == 2  # the click and the AI's one reply
 
 
 def test_a_finished_game_refuses_moves(alice):
@@ -216,8 +227,8 @@ def test_simultaneous_moves_for_one_ply_store_exactly_one(django_user_model):
     for thread in threads:
         thread.join()
     assert [o for o in outcomes if o[0] == "error"] == []
-    assert Move.objects.filter(game=game).count() == 1
+    assert Move.objects.filter(game=game, ply=0).count() == 1
     applied = [o for o in outcomes if o == ("ok", True)]
     assert len(applied) == 1
     game.refresh_from_db()
-    assert game.move_count == 1
+    assert game.move_count == 2  # the one move that won, and the AI's reply to it

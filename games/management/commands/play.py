@@ -257,9 +257,10 @@ class Command(BaseCommand):
             how = f'Type a move as row and column, each from 1 to {size}, e.g. "2 3".'
         return how + "\nh: recommended move   ?: help   q: resign and quit"
 
-    def _show(self, game: Game) -> None:
+    def _show(self, game: Game, ply: int | None = None) -> None:
+        """The board of ``game`` (after ``ply`` moves, when given)."""
         self._say("")
-        self._say(render_board(game.board, highlight=self.style.SUCCESS))
+        self._say(render_board(game.board if ply is None else game.board_at(ply), highlight=self.style.SUCCESS))
         self._say("")
 
     def _show_ai_move(self, game: Game, seconds: float | None) -> None:
@@ -283,6 +284,7 @@ class Command(BaseCommand):
             if answer.lower() in HELP:
                 self._say(self._how_to_move(game.size))
                 continue
+            before = game.move_count
             try:
                 cell = parse_move(answer, game.size)
                 game = services.game_play_move(
@@ -301,12 +303,15 @@ class Command(BaseCommand):
                     game = error.game
                 continue
             self._say(f"You play {cell_input(cell, game.size)}: {cell_name(cell, game.size)}.")
-            self._show(game)
-            if game.status != Status.IN_PROGRESS:
+            self._show(game, ply=before + 1)
+            if game.board_at(before + 1).is_game_over():
                 break
-            start = time.perf_counter()
-            game = services.game_play_ai_move(game_id=game.pk)
-            self._show_ai_move(game, time.perf_counter() - start)
+            if game.awaits_ai:  # 4x4 and 5x5: the AI thinks now
+                start = time.perf_counter()
+                game = services.game_play_ai_move(game_id=game.pk)
+                self._show_ai_move(game, time.perf_counter() - start)
+            else:  # 3x3: its reply came with the move
+                self._show_ai_move(game, None)
         return game
 
     def _hint(self, game: Game) -> None:

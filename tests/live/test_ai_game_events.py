@@ -1,0 +1,60 @@
+"""A game against the AI, watched live: one event per move, each with its own ply."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.routing import websocket_urlpatterns
+from games.services import Player
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@database_sync_to_async
+def _players_and_game():
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="x")
+    watcher = users.create_user("watcher", password="x")
+    game = services.game_create_against_ai(player=Player(user=alice), side="X", level="perfect", seed=3)
+    return alice, watcher, game
+
+
+@database_sync_to_async
+def _move(game, user, cell, ply):
+    return services.game_play_move(game_id=game.pk, player=Player(user=user), cell=cell, ply=ply).game
+
+
+async def _next_move(socket):
+    while True:
+        message = await socket.receive_json_from(timeout=5)
+        if message["type"] == "move":
+            return message
+
+
+async def test_a_spectator_hears_the_move_and_the_ais_reply_with_their_plies():
+    alice, watcher, game = await _players_and_game()
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    socket.scope["user"] = watcher
+    connected, _ = await socket.connect()
+    assert connected
+    assert (await socket.receive_json_from())["type"] == "state"
+
+    played = await _move(game, alice, 0, 0)
+    mine, reply = await _next_move(socket), await _next_move(socket)
+    assert (mine["ply"], mine["cell"]) == (1, 0)
+    assert (reply["ply"], reply["cell"]) == (2, played.cells[1])
+    assert mine["status"] == reply["status"] == "in_progress"
+
+    # Play on until the game ends: the last event says so.
+    while played.is_in_progress:
+        free = min(set(range(9)) - set(played.cells))
+        played = await _move(game, alice, free, played.move_count)
+    last = None
+    while last is None or last["ply"] < played.move_count:
+        last = await _next_move(socket)
+    assert last["status"] == "finished"
+    await socket.disconnect()
