@@ -1,0 +1,196 @@
+"""Every form on the site is protected from cross-site requests: a POST without
+the page's CSRF token is refused with the styled 403 page and stores nothing;
+with the token from the page's hidden input it goes through.
+
+The addresses are read from games/urls.py (and Django's account views), so a
+form added later is walked too."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.test import Client
+from django.urls import reverse
+from django.urls.converters import IntConverter, StringConverter
+
+from games import services
+from games.models import Challenge, Game, Move
+from games.services import Player
+from games.urls import app_name, urlpatterns
+
+pytestmark = pytest.mark.django_db
+
+CSRF_PAGE = "That form has expired"
+#: A stand-in for each kind of path argument; the CSRF check runs before the view looks it up.
+STAND_INS = {IntConverter: 999999, StringConverter: "no-such-thing"}
+
+
+def game_addresses() -> list[str]:
+    return [pattern.name for pattern in urlpatterns]
+
+
+def address(name: str) -> str:
+    pattern = next(p for p in urlpatterns if p.name == name)
+    kwargs = {arg: STAND_INS[type(converter)] for arg, converter in pattern.pattern.converters.items()}
+    return reverse(f"{app_name}:{name}", kwargs=kwargs)
+
+
+def stored() -> dict:
+    """Everything a form could write."""
+    return {
+        "users": list(get_user_model().objects.order_by("pk").values("pk", "username", "password", "is_active")),
+        "games": list(Game.objects.order_by("pk").values()),
+        "moves": list(Move.objects.order_by("pk").values("game", "ply", "cell")),
+        "challenges": list(Challenge.objects.order_by("pk").values()),
+        "sessions": Session.objects.count(),
+    }
+
+
+def token_from(client, url: str) -> str:
+    """The CSRF token as a page's form carries it (the cookie is HttpOnly: no script reads it)."""
+    html = client.get(url).content.decode()
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+
+
+@pytest.fixture
+def signed_in(user):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def bob(django_user_model, password):
+    return django_user_model.objects.create_user("bob", password=password)
+
+
+def assert_refused(response):
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert CSRF_PAGE in html
+    assert 'class="site-header"' in html  # the site's own page, templates/403_csrf.html
+
+
+# -- without the token: refused ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", game_addresses())
+def test_every_address_refuses_a_post_without_the_token(signed_in, name):
+    before = stored()
+
+    assert_refused(signed_in.post(address(name), {"cell": 4, "ply": 0, "kind": "open"}))
+
+    assert stored() == before
+
+
+@pytest.mark.parametrize(
+    "url_name, data",
+    [
+        ("login", {"username": "alice", "password": "correct-horse-battery-staple"}),
+        ("password_reset", {"email": "alice@example.com"}),
+    ],
+)
+def test_the_account_forms_refuse_a_post_without_the_token(user, url_name, data, mailoutbox):
+    client = Client(enforce_csrf_checks=True)
+    before = stored()
+
+    assert_refused(client.post(reverse(url_name), data))
+
+    assert stored() == before and not mailoutbox
+
+
+@pytest.mark.parametrize(
+    "url_name, data",
+    [
+        ("logout", {}),
+        ("password_change", {"old_password": "correct-horse-battery-staple", "new_password1": "n3w-passphrase-77",
+                             "new_password2": "n3w-passphrase-77"}),
+    ],
+)  # fmt: skip
+def test_the_signed_in_account_forms_refuse_a_post_without_the_token(signed_in, url_name, data):
+    before = stored()
+
+    assert_refused(signed_in.post(reverse(url_name), data))
+
+    assert stored() == before
+    assert "_auth_user_id" in signed_in.session
+
+
+def test_a_token_from_another_session_is_refused(signed_in, user):
+    stranger = Client(enforce_csrf_checks=True)
+    token = token_from(stranger, reverse("login"))
+
+    assert_refused(signed_in.post(reverse("games:new"), {"csrfmiddlewaretoken": token}))
+    assert not Game.objects.exists()
+
+
+# -- with the token: accepted --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", game_addresses())
+def test_every_address_lets_a_post_with_the_token_through(signed_in, name):
+    token = token_from(signed_in, reverse("games:new"))
+
+    response = signed_in.post(address(name), {"csrfmiddlewaretoken": token})
+
+    # Past the CSRF check: the view answers (a missing game is a 404, a GET-only page a 405).
+    assert response.status_code != 403, response.content.decode()[:300]
+    assert CSRF_PAGE not in response.content.decode()
+
+
+def test_signing_up_with_the_token(user):
+    client = Client(enforce_csrf_checks=True)
+    token = token_from(client, reverse("games:signup"))
+
+    response = client.post(
+        reverse("games:signup"),
+        {"username": "dora", "password1": "a-long-passphrase-77", "password2": "a-long-passphrase-77",
+         "csrfmiddlewaretoken": token},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(username="dora").exists()
+
+
+def test_logging_in_and_out_with_the_token(user, password):
+    client = Client(enforce_csrf_checks=True)
+    token = token_from(client, reverse("login"))
+    response = client.post(reverse("login"), {"username": "alice", "password": password, "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and "_auth_user_id" in client.session
+
+    token = token_from(client, reverse("games:home"))  # the header's log-out form
+    assert client.post(reverse("logout"), {"csrfmiddlewaretoken": token}).status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+def test_playing_with_the_token(signed_in, user):
+    token = token_from(signed_in, reverse("games:new"))
+    response = signed_in.post(
+        reverse("games:new"),
+        {"variant": "3x3", "side": "X", "level": "perfect", "start_mode": "minimax", "csrfmiddlewaretoken": token},
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    game = Game.objects.get()
+
+    token = token_from(signed_in, game.get_absolute_url())  # the board's form
+    signed_in.post(reverse("games:move", args=[game.pk]), {"cell": 4, "ply": 0, "csrfmiddlewaretoken": token})
+    assert Move.objects.filter(game=game, ply=0, cell=4).exists()
+
+    signed_in.post(reverse("games:resign", args=[game.pk]), {"csrfmiddlewaretoken": token})
+    game.refresh_from_db()
+    assert game.termination == "resigned"
+
+
+def test_challenging_and_accepting_with_the_token(signed_in, user, bob):
+    token = token_from(signed_in, reverse("games:challenge_new"))
+    signed_in.post(reverse("games:challenge_new"), {"variant": "3x3", "side": "X", "kind": "open", "csrfmiddlewaretoken": token})
+    assert Challenge.objects.filter(challenger=user, status="open").exists()
+
+    theirs = services.challenge_create(challenger=bob, side="O")
+    token = token_from(signed_in, reverse("games:lobby"))
+    response = signed_in.post(reverse("games:challenge_accept", args=[theirs.pk]), {"csrfmiddlewaretoken": token})
+
+    game = Game.objects.get()
+    assert response.url == game.get_absolute_url()
+    assert services.game_resign(game_id=game.pk, player=Player(user=bob)).winner == "X"
