@@ -134,7 +134,7 @@ def _record_moves(game: Game, board: engine.Board, cells: list[int]) -> engine.B
 def _locked(game_id: int) -> Game:
     """The game row, locked until the transaction ends (PostgreSQL); SQLite's
     IMMEDIATE transactions already let one writer in at a time."""
-    return Game.objects.select_for_update().get(pk=game_id)
+    return Game.objects.select_for_update(of=("self",)).select_related("x_player", "o_player").get(pk=game_id)
 
 
 def _locked_for_player(game_id: int, player: Player) -> tuple[Game, str]:
@@ -165,9 +165,12 @@ def _refreshed(error: GameError) -> GameError:
     return error
 
 
+def _stored_cells(game: Game) -> list[int]:
+    return list(game.moves.order_by("ply").values_list("cell", flat=True))
+
+
 def _replay(game: Game) -> engine.Board:
-    cells = list(game.moves.order_by("ply").values_list("cell", flat=True))
-    return engine.Board.from_moves(cells, size=Variant(game.variant).size)
+    return engine.Board.from_moves(_stored_cells(game), size=Variant(game.variant).size)
 
 
 def game_create_against_ai(
@@ -260,7 +263,8 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
                     code="stale_ply",
                     game=game,
                 )
-            board = _replay(game)
+            played = _stored_cells(game)
+            board = engine.Board.from_moves(played, size=Variant(game.variant).size)
             if board.to_move != side:
                 raise MoveRefused(f"it is {board.to_move}'s turn, not yours", code="not_your_turn", game=game)
             try:
@@ -271,6 +275,9 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
             if game.ai_side and not after.is_game_over() and game.variant in AI_REPLIES_IN_THE_SAME_TRANSACTION:
                 cells.append(_ai_choice(game, after))
             _record_moves(game, board, cells)
+            # The locked row, its players and its moves are all known: the
+            # game goes back as it now stands without being read again.
+            game.cells = [*played, *cells]
     except IntegrityError:
         # Another request stored a move for this ply first (databases without
         # row locks can let two transactions get this far).
@@ -278,7 +285,7 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
         raise MoveRefused("another move was played first", code="stale_ply", game=game) from None
     except GameError as error:
         raise _refreshed(error) from None
-    return MoveResult(_fresh(game_id), applied=True)
+    return MoveResult(game, applied=True)
 
 
 def game_play_ai_move(*, game_id: int) -> Game:
