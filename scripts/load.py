@@ -502,6 +502,7 @@ def run_one(args, kind: str) -> dict:
             nonlocal server
             await asyncio.sleep(max(0, when - time.monotonic()))
             stop_server(server, signal.SIGKILL)
+            kills["killed_at"] = time.monotonic()
             kills["killed_at_s"] = args.kill_at
             print(f"   kill -9 of every server process at {args.kill_at} s; down for {args.down} s", flush=True)
             await asyncio.sleep(args.down)
@@ -517,8 +518,8 @@ def run_one(args, kind: str) -> dict:
     figures["errors"] = dict(tally.errors)
     figures["error_samples"] = tally.error_samples
     if args.kill_at is not None:
-        back = kills.get("back_at", float("inf"))
-        went_on = sum(1 for times in tally.acked_at.values() if min(times) < back - args.down and max(times) > back)
+        killed, back = kills.get("killed_at", float("inf")), kills.get("back_at", float("inf"))
+        went_on = sum(1 for times in tally.acked_at.values() if min(times) < killed and max(times) > back)
         figures["kill"] = {
             "killed_at_s": kills.get("killed_at_s"),
             "down_s": args.down,
