@@ -1,16 +1,19 @@
-"""Two server processes, one game: players on different workers see each other's moves.
+"""The production server: two uvicorn processes of the production settings.
 
 Production runs several worker processes (scripts/serve); a player's socket
 lands on whichever worker accepts it. Here two real uvicorn processes share
 the test database and a Redis channel layer, one player is connected to each,
-and each hears the other's moves. These tests need Redis at 127.0.0.1:6379
-(or TEST_REDIS_URL); one that does not answer fails the run.
+and each hears the other's moves; and static files come hashed, compressed and
+cacheable for ever. These tests need Redis at 127.0.0.1:6379 (or
+TEST_REDIS_URL); one that does not answer fails the run.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -51,8 +54,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory):
+    """collectstatic as production runs it: hashed names, compressed copies."""
+    root = tmp_path_factory.mktemp("static")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tttsite.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50}
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT, env={**env, "STATIC_ROOT": str(root)}, check=True,
+    )
+    return root
+
+
 @pytest.fixture
-def workers():
+def workers(static_root):
     """Two uvicorn processes of the production settings, sharing the database and Redis."""
     redis.Redis.from_url(REDIS_URL).flushdb()
     env = {
@@ -63,6 +78,7 @@ def workers():
         "DATABASE_URL": database_url(),
         "REDIS_URL": REDIS_URL,
         "ALLOWED_HOSTS": "127.0.0.1",
+        "STATIC_ROOT": str(static_root),
     }
     processes, bases = [], []
     for _ in range(2):
@@ -169,3 +185,19 @@ def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers, djan
             assert response.status == 201
         heard = receive(bob_socket, "move")
         assert (heard["cell"], heard["ply"]) == (8, 1)
+
+
+def test_static_files_are_hashed_compressed_and_cached_for_ever(workers):
+    first, _ = workers
+    with urllib.request.urlopen(f"http://{first}/accounts/login/", timeout=10) as response:
+        page = response.read().decode()
+    stylesheet = re.search(r'href="(/static/games/site\.[0-9a-f]{12}\.css)"', page)
+    assert stylesheet, "the page links the stylesheet by its hashed name"
+
+    request = urllib.request.Request(f"http://{first}{stylesheet[1]}", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body = response.read()
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert "immutable" in response.headers["Cache-Control"]
+        assert "max-age=315360000" in response.headers["Cache-Control"]
+    assert b"{" in gzip.decompress(body)
