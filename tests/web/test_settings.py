@@ -95,7 +95,23 @@ def test_environment_overrides():
     database = loaded["DATABASE"]
     assert database["ENGINE"] == "django.db.backends.postgresql"
     assert (database["NAME"], database["HOST"], database["USER"]) == ("ttt", "db.internal", "player")
-    assert database["CONN_MAX_AGE"] == 120
+    # PostgreSQL connections come from a pool, checked before each use.
+    assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 10.0}
+    assert database["CONN_MAX_AGE"] == 0
     assert database["CONN_HEALTH_CHECKS"] is True
     assert loaded["REDIS_URL"] == "redis://cache.internal:6379/2"
     assert loaded["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+
+
+def test_postgresql_without_the_pool_keeps_persistent_connections():
+    result = load_settings(
+        SECRET_KEY="s3cret-for-this-test",
+        DATABASE_URL="postgres://player:pw@db.internal:5432/ttt",
+        DB_POOL="0",
+        CONN_MAX_AGE="120",
+    )
+
+    assert result.returncode == 0, result.stderr
+    database = json.loads(result.stdout)["DATABASE"]
+    assert "pool" not in database.get("OPTIONS", {})
+    assert database["CONN_MAX_AGE"] == 120
