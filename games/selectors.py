@@ -254,16 +254,22 @@ def game_review(game: Game):
     """The engine's review of a finished game (an ``engine.Review``), or None
     while it is not finished. Kept in the cache under the game page's key:
     a finished game never changes."""
+    from contextlib import suppress
+
     from django.core.cache import cache
 
-    from games import engine
+    from games import engine, outages
 
     if game.status != Status.FINISHED:
         return None
     key = f"review:{game.pk}:{game.move_count}"
-    review = cache.get(key)
-    if review is None:
-        review = engine.review(game.cells, size=game.size, budget=0.05)
+    # The cache only saves work: while Redis is down the review is worked out afresh.
+    with suppress(*outages.REDIS_DOWN):
+        review = cache.get(key)
+        if review is not None:
+            return review
+    review = engine.review(game.cells, size=game.size, budget=0.05)
+    with suppress(*outages.REDIS_DOWN):
         cache.set(key, review, 24 * 3600)
     return review
 

@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "tttsite.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the session, CSRF and auth middleware, so a stopped database or
+    # Redis is a 503 wherever it is noticed (games/middleware.py).
+    "games.middleware.ServiceUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

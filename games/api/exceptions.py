@@ -21,6 +21,8 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games import outages
+from games.middleware import service_unavailable
 from games.services import GameError
 
 logger = logging.getLogger("django.request")
@@ -47,6 +49,9 @@ def api_exception_handler(exc, context):
         if getattr(exc, "retry_after", None):  # a locked-out sign-in (services.SignInLocked)
             response["Retry-After"] = str(exc.retry_after)
         return response
+    service = outages.service_down(exc)
+    if service is not None:  # PostgreSQL or Redis stopped (the throttles count in Redis): 503, Retry-After
+        return service_unavailable(request, exc, service)
     if isinstance(exc, ObjectDoesNotExist):
         # The services look games and challenges up by id and let Model.DoesNotExist through.
         thing = type(exc).__qualname__.split(".")[0].lower()
