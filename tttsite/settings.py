@@ -145,18 +145,31 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+def redis_channel_layer(url):
+    """The channel layer on the Redis at ``url``, as the site runs it (tests use it too)."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    host = {
+        "address": url,
+        # The layer waits for messages 5 s at a time (BZPOPMIN); redis-py's own
+        # default socket timeout is also 5 s, and would cut every wait short
+        # with an error that closes an idle WebSocket every few seconds.
+        "socket_timeout": 10,
+        # Once Redis is back after a restart, the pooled connections are dead:
+        # a command on one is tried once more on a fresh connection rather
+        # than failing a WebSocket (4503) for each of them in turn.
+        "retry_on_error": [RedisConnectionError],
+    }
+    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
+
+
 # Live games: moves are pushed to the browsers over WebSockets through a
 # channel layer. Without REDIS_URL it lives in the server's memory (one
 # process, nothing to install); with REDIS_URL, Redis carries it, so several
 # server processes share games, and the cache (spectator counts) lives there too.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
