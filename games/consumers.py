@@ -8,24 +8,85 @@ message or a reconnection.
 
 from __future__ import annotations
 
+import json
+import logging
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.cache import cache
 
-from games import live, services
+from games import live, outages, services
 from games.models import Game
 from games.services import GameError, Player
+
+logger = logging.getLogger(__name__)
 
 # Close codes in the 4000 range are the application's own.
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_SUCH_GAME = 4404
+# Redis (the channel layer) or the database stopped: the page reloads what it
+# shows every few seconds instead, and keeps trying to reconnect.
+CLOSE_SERVICE_UNAVAILABLE = 4503
 
 
 def _watchers_key(game_id: int) -> str:
     return f"watchers:{game_id}"
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class CloseWhenServiceDown:
+    """ASGI middleware for the WebSocket stack (tttsite/asgi.py): a stopped
+    Redis or database closes the socket with 4503 instead of crashing it.
+
+    Redis can fail in a consumer's own code (joining a group), or in Channels'
+    loop that listens on the layer for the socket, which no handler of ours
+    runs; the database can fail while the session is read, before any consumer
+    starts. So the whole stack is wrapped. The socket is accepted first if it
+    was not yet: a browser never hears the code of a refused handshake. Pages
+    count a socket as live from its first message, not from its opening.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        accepted = False
+
+        async def send_noting_accept(message):
+            nonlocal accepted
+            accepted = accepted or message["type"] == "websocket.accept"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_noting_accept)
+        except Exception as error:
+            service = outages.service_down(error)
+            if service is None:
+                raise
+            logger.error("%s is down, closing %s with %d: %s", service, scope.get("path"),
+                         CLOSE_SERVICE_UNAVAILABLE, outages.describe(error))
+            if not accepted:
+                await send({"type": "websocket.accept"})
+            # When the browser has gone already the server drops this, harmlessly.
+            await send({"type": "websocket.close", "code": CLOSE_SERVICE_UNAVAILABLE})
+
+
+class _LiveConsumer(AsyncJsonWebsocketConsumer):
+    """What both consumers share: a frame that is not a JSON object (anyone
+    can send anything down a socket) is answered, not a crash."""
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """A frame that is not a JSON object is refused, not a crash of the consumer."""
+        try:
+            content = json.loads(text_data) if text_data else None
+        except (ValueError, RecursionError):
+            content = None
+        if not isinstance(content, dict):
+            await self.send_json({"type": "refused", "code": "malformed", "message": "send a JSON object"})
+            return
+        await self.receive_json(content, **kwargs)
+
+
+class GameConsumer(_LiveConsumer):
     """ws/games/<pk>/: the players and the spectators of one game."""
 
     async def connect(self):
@@ -119,7 +180,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         )
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(_LiveConsumer):
     """ws/lobby/: open challenges and live games appearing and going, and the
     challenges sent to the signed-in player."""
 
@@ -132,6 +193,8 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        # Subscribed: from here on the page hears every change (see _LiveConsumer).
+        await self.send_json({"type": "ready"})
 
     async def disconnect(self, code):
         for group in getattr(self, "groups_joined", []):

@@ -16,11 +16,16 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.consumers import CloseWhenServiceDown  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Outside the session and user lookup: a stopped database or Redis
+        # closes the socket with 4503 wherever it is noticed.
+        "websocket": AllowedHostsOriginValidator(
+            CloseWhenServiceDown(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )

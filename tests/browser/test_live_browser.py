@@ -211,7 +211,7 @@ def test_a_page_that_lost_its_connection_catches_up_when_it_is_back(asgi_live_se
     network["down"] = True
     for ws in network["open"]:
         ws.close(code=1012, reason="server restarting")
-    expect(bob.locator("[data-live-indicator]")).to_have_text("reconnecting…")
+    expect(bob.locator("[data-live-indicator]")).to_have_text("offline — refreshing every 5 s")
 
     cell(alice, 4).click()  # bob's page cannot hear of this move
     expect(alice.locator("#game")).to_have_attribute("data-ply", "1")

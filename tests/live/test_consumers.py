@@ -130,6 +130,7 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
     alice, bob, carol, game = await _players_and_game()
     lobby, connected, _ = await _connect(carol, "/ws/lobby/")
     assert connected
+    assert (await lobby.receive_json_from())["type"] == "ready"  # subscribed: the page counts it live
     challenge = await database_sync_to_async(services.challenge_create)(challenger=alice, kind="open")
     event = await lobby.receive_json_from()
     assert (event["type"], event["challenge"]) == ("challenge_created", challenge.pk)
@@ -139,3 +140,23 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
     event = await lobby.receive_json_from()
     assert (event["type"], event["challenge"]) == ("challenge_received", direct.pk)
     await lobby.disconnect()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    ["not json", "[4, 0]", '"move"', "null", "[" * 5000 + "]" * 5000, '{"action": "move", "cell": "4", "ply": []}',
+     '{"action": "move", "cell": 99999999999999999999999, "ply": 0}', '{"action": "move\\u0000", "cell": 4}'],
+    ids=["text", "array", "string", "null", "nested", "wrong-types", "huge-int", "nul"],
+)
+async def test_a_hostile_frame_is_refused_and_the_socket_goes_on(frame):
+    alice, bob, carol, game = await _players_and_game()
+    a, connected, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    assert connected
+    assert (await a.receive_json_from())["type"] == "state"
+    await a.send_to(text_data=frame)
+    refusal = await a.receive_json_from()
+    assert refusal["type"] == "refused"
+    assert await _moves(game) == []
+    await a.send_json_to({"action": "move", "cell": 4, "ply": 0})  # still listening
+    assert (await a.receive_json_from())["cell"] == 4
+    await a.disconnect()

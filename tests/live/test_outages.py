@@ -1,21 +1,40 @@
-"""WebSockets on the Redis channel layer, as the site configures it."""
+"""WebSockets while Redis or the database is down: the socket is closed with
+4503 (the page then fetches the game every few seconds), never left to crash.
+
+These go through the site's whole WebSocket stack (tttsite.asgi: origin
+check, session, user), signed in with a real session cookie.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
+from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.utils import OperationalError
 from django.test import Client
 
 from games import services
 from games.services import Player
+from games.consumers import CLOSE_SERVICE_UNAVAILABLE, CloseWhenServiceDown
+from games.routing import websocket_urlpatterns
 from tttsite.settings import redis_channel_layer
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def redis_down(settings):
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]}}
+    }
 
 
 @database_sync_to_async
@@ -40,6 +59,52 @@ def _site_socket(path, session):
         path,
         headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode())],
     )
+
+
+async def _closed_with_4503(communicator):
+    connected, _ = await communicator.connect(timeout=10)
+    assert connected  # accepted, so that a browser hears the code
+    closing = await communicator.receive_output(timeout=10)
+    assert closing == {"type": "websocket.close", "code": CLOSE_SERVICE_UNAVAILABLE}
+    await communicator.wait(timeout=5)  # the consumer ended without an unhandled exception
+
+
+async def test_the_site_works_over_its_whole_stack():
+    _, game, session = await _alice_bob_and_game()
+    socket = _site_socket(f"/ws/games/{game.pk}/", session)
+    connected, _ = await socket.connect()
+    assert connected
+    assert (await socket.receive_json_from())["type"] == "state"
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("path", ["/ws/games/{game}/", "/ws/lobby/"])
+async def test_redis_down_closes_the_socket_with_4503(redis_down, path):
+    _, game, session = await _alice_bob_and_game()
+    await _closed_with_4503(_site_socket(path.format(game=game.pk), session))
+
+
+async def test_the_session_lookup_failing_closes_the_socket_with_4503():
+    _, game, session = await _alice_bob_and_game()
+    with mock.patch.object(SessionStore, "load", side_effect=OperationalError("server closed the connection")):
+        await _closed_with_4503(_site_socket(f"/ws/games/{game.pk}/", session))
+
+
+async def test_the_database_down_inside_the_consumer_closes_the_socket_with_4503():
+    alice, game, _ = await _alice_bob_and_game()
+    communicator = WebsocketCommunicator(CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/")
+    communicator.scope["user"] = alice  # signed in already: the consumer's own query is the first
+    with mock.patch.object(BaseDatabaseWrapper, "ensure_connection", side_effect=OperationalError("refused")):
+        await _closed_with_4503(communicator)
+
+
+async def test_other_failures_are_not_dressed_up_as_outages():
+    alice, game, _ = await _alice_bob_and_game()
+    communicator = WebsocketCommunicator(CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/")
+    communicator.scope["user"] = alice
+    with mock.patch("games.consumers.GameConsumer._state", side_effect=RuntimeError("a bug")):
+        with pytest.raises(RuntimeError, match="a bug"):
+            await communicator.connect(timeout=5)
 
 
 async def test_an_idle_socket_on_redis_outlives_the_layers_wait(settings):

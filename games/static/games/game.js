@@ -49,15 +49,38 @@
     }
   }
 
+  // The server could not be reached, or said a service behind it is down
+  // (503): worth saying so on the page, where a plain form would only reach
+  // the same wall.
+  function unavailable(reason) {
+    var error = new Error(reason);
+    error.unavailable = true;
+    return error;
+  }
+
   function request(url, options) {
     options = options || {};
     options.headers = Object.assign({ "X-Partial": "1" }, options.headers || {});
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
       // 400/403/409 answers carry the game panel with the reason in it.
+      if (response.status === 503) throw unavailable("service unavailable");
       if (response.status >= 500) throw new Error("server error " + response.status);
       return response.text();
-    });
+    }, function () { throw unavailable("no answer"); });
+  }
+
+  function showProblem(text) {
+    var panel = root();
+    var status = panel && panel.querySelector("#game-status");
+    if (!status) return;
+    var old = panel.querySelector(".game-error");
+    if (old) old.remove();
+    var note = document.createElement("p");
+    note.className = "game-error";
+    note.setAttribute("role", "alert");
+    note.textContent = text;
+    status.insertAdjacentElement("afterend", note);
   }
 
   function playCell(button) {
@@ -67,6 +90,7 @@
     var data = new FormData(form);
     data.append("cell", button.value);
     busy = true;
+    var before = game.cloneNode(true);  // put back if the server cannot take the move
     // Show the move at once; the server's answer (with the AI's reply) follows.
     var mark = game.querySelector(".players__row--turn .mark");
     if (mark) {
@@ -77,7 +101,13 @@
     cells().forEach(function (cell) { cell.disabled = true; });
     request(form.action, { method: "POST", body: data })
       .then(function (html) { swap(html, Number(button.value)); })
-      .catch(function () { form.requestSubmit(button); })  // fall back on the plain form
+      .catch(function (error) {
+        if (!error.unavailable) { form.requestSubmit(button); return; }  // fall back on the plain form
+        root().replaceWith(before);
+        showProblem("The site is not answering just now, so your move was not played. Try again in a few seconds.");
+        focusNear(Number(button.value));
+        live.panelSwapped();
+      })
       .finally(function () { busy = false; live.settle(); });
   }
 
@@ -176,9 +206,14 @@
   // the ply (or the status) differs from the panel's, the panel is fetched from
   // the server again, so a missed message or a reconnection costs one fetch and
   // never leaves the page wrong. Moves are still sent as the POSTs above.
+  // While there is no socket (Redis stopped: the server closes it with 4503;
+  // or the network), the panel is fetched every few seconds instead, so the
+  // opponent's moves still appear. The socket counts as live from its first
+  // message: the server accepts a socket to tell it why it closes.
 
   var FORCE = { resigned: 1, timeout: 1, aborted: 1, rematch_offered: 1, rematch_declined: 1, rematch_cancelled: 1 };
   var BACKOFF = [1000, 2000, 4000, 8000, 15000];
+  var POLL_SECONDS = 5;
   var TITLE_PREFIX = "Your turn \u00b7 ";
 
   function startLive() {
@@ -196,14 +231,22 @@
     var state = "connecting";
     var leaving = false;
     var expiredFetched = "";
+    var polling = null;
+
+    var INDICATOR = {
+      connecting: ["connecting\u2026", "Connecting to the game"],
+      live: ["live", "Moves appear as they are played"],
+      offline: ["offline \u2014 refreshing every " + POLL_SECONDS + " s",
+        "No live connection: the game is fetched from the server every " + POLL_SECONDS + " seconds while it reconnects"],
+    };
 
     function showIndicator() {
       var indicator = root() && root().querySelector("[data-live-indicator]");
       if (indicator) {
         indicator.hidden = false;
-        indicator.textContent = state === "live" ? "live" : "reconnecting\u2026";
+        indicator.textContent = INDICATOR[state][0];
         indicator.className = "live-indicator live-indicator--" + (state === "live" ? "on" : "off");
-        indicator.setAttribute("title", state === "live" ? "Moves appear as they are played" : "Connection lost: trying again");
+        indicator.setAttribute("title", INDICATOR[state][1]);
       }
       var count = root() && root().querySelector("[data-watchers]");
       if (count) {
@@ -283,9 +326,28 @@
       });
     }
 
+    function startPolling() {
+      if (polling === null) polling = window.setInterval(function () { forced = true; settle(); }, POLL_SECONDS * 1000);
+    }
+
+    function stopPolling() {
+      if (polling !== null) window.clearInterval(polling);
+      polling = null;
+    }
+
+    function becomeLive() {
+      attempt = 0;
+      state = "live";
+      stopPolling();
+      showIndicator();
+      if (connectedBefore) forced = true;  // catch up on whatever was missed
+      connectedBefore = true;
+    }
+
     function onMessage(event) {
       var message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
+      if (state !== "live") becomeLive();
       if (message.type === "rematch_started" && message.url) {
         leaving = true;
         window.location.assign(message.url);
@@ -302,26 +364,21 @@
     }
 
     function connect() {
-      state = attempt ? "reconnecting" : "connecting";
       socket = new WebSocket(url);
-      socket.addEventListener("open", function () {
-        attempt = 0;
-        state = "live";
-        showIndicator();
-        if (connectedBefore) { forced = true; settle(); }  // catch up on whatever was missed
-        connectedBefore = true;
-      });
       socket.addEventListener("message", onMessage);
       socket.addEventListener("close", function (event) {
         socket = null;
         if (leaving) return;
         // 4401: not signed in, 4404: no such game. Trying again will not help.
         if (event.code === 4401 || event.code === 4404) {
+          stopPolling();
           var indicator = root() && root().querySelector("[data-live-indicator]");
           if (indicator) indicator.hidden = true;
           return;
         }
-        state = "reconnecting";
+        // 4503 (a service behind the server is down) or a lost connection.
+        state = "offline";
+        startPolling();
         showIndicator();
         var delay = BACKOFF[Math.min(attempt, BACKOFF.length - 1)];
         attempt += 1;

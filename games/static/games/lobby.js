@@ -3,7 +3,10 @@
 // or ended, a challenge sent to you) fetches the lists again from the server
 // (X-Partial) and swaps them in. When someone accepts your challenge you are
 // taken to the game. The same file waits on an invite link's page for its
-// challenger.
+// challenger. While there is no socket (Redis stopped: the server closes it
+// with 4503; or the network) the lists are fetched every few seconds instead.
+// The socket counts as live from its first message ("ready"), not its opening:
+// the server accepts a socket to tell it why it closes.
 (function () {
   "use strict";
 
@@ -11,6 +14,7 @@
   if (!page || !("WebSocket" in window)) return;
 
   var BACKOFF = [1000, 2000, 4000, 8000, 15000];
+  var POLL_SECONDS = 5;
   var url = (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + page.dataset.wsUrl;
   var socket = null;
   var attempt = 0;
@@ -18,12 +22,14 @@
   var leaving = false;
   var fetching = false;
   var again = false;
+  var live = false;
+  var polling = null;
 
-  function indicate(live) {
+  function indicate() {
     var indicator = page.querySelector("[data-live-indicator]");
     if (!indicator) return;
     indicator.hidden = false;
-    indicator.textContent = live ? "live" : "reconnecting\u2026";
+    indicator.textContent = live ? "live" : "offline \u2014 refreshing every " + POLL_SECONDS + " s";
     indicator.className = "live-indicator live-indicator--" + (live ? "on" : "off");
   }
 
@@ -56,9 +62,21 @@
       });
   }
 
+  function becomeLive() {
+    live = true;
+    attempt = 0;
+    if (polling !== null) window.clearInterval(polling);
+    polling = null;
+    indicate();
+    if (connectedBefore) refresh();  // catch up on what happened while away
+    connectedBefore = true;
+  }
+
   function onMessage(event) {
     var message;
     try { message = JSON.parse(event.data); } catch (error) { return; }
+    if (!live) becomeLive();
+    if (message.type === "ready") return;
     if (message.type === "challenge_accepted" && message.url) {
       // Someone took your challenge: the game has started.
       leaving = true;
@@ -70,17 +88,14 @@
 
   function connect() {
     socket = new WebSocket(url);
-    socket.addEventListener("open", function () {
-      attempt = 0;
-      indicate(true);
-      if (connectedBefore) refresh();  // catch up on what happened while away
-      connectedBefore = true;
-    });
     socket.addEventListener("message", onMessage);
     socket.addEventListener("close", function (event) {
       socket = null;
+      live = false;
       if (leaving || event.code === 4401) return;
-      indicate(false);
+      // 4503 (a service behind the server is down) or a lost connection.
+      if (polling === null) polling = window.setInterval(refresh, POLL_SECONDS * 1000);
+      indicate();
       var delay = BACKOFF[Math.min(attempt, BACKOFF.length - 1)];
       attempt += 1;
       window.setTimeout(connect, delay);
