@@ -1,10 +1,10 @@
-"""Answers given instead of what a view would have said: a service that is
-down (503).
+"""Answers given before, or instead of, what a view would have said: a service
+that is down (503) and a body too big to read (413).
 
-It answers the API in its one error shape and pages with a page of its own
-that renders without the database, the session or the cache (templates/503.html:
-no request, no context processors, plain links), because when one of those is
-what failed, base.html could not be drawn.
+Both answer the API in its one error shape and pages with a page of their own
+that renders without the database, the session or the cache (templates/503.html,
+templates/413.html: no request, no context processors, plain links), because
+when one of those is what failed, base.html could not be drawn.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import logging
 import sys
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
 from django.core.signals import got_request_exception
 from django.dispatch import receiver
 from django.http import HttpResponse, JsonResponse
@@ -126,3 +127,27 @@ def _note_service_down(sender, request=None, **kwargs):
     service = outages.service_down(error)
     if request is not None and service is not None:
         request._service_down = (error, service)
+
+
+class RequestTooLargeMiddleware(_SyncAndAsync):
+    """A body longer than DATA_UPLOAD_MAX_MEMORY_SIZE is refused with 413 before
+    anything reads it. Django's own check stops form fields but not a JSON body
+    read as a stream (what DRF does), and answers a form with a bare 400."""
+
+    def before(self, request):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is None or length <= limit:
+            return None
+        logger.warning("refused a %d-byte body to %s %s (the limit is %d)", length, request.method, request.path, limit)
+        return _refusal(
+            request,
+            status=413,
+            code="request_too_large",
+            message=f"The request body is {length} bytes; this site accepts at most {limit}.",
+            template="413.html",
+            context={"limit_kib": limit // 1024},
+        )

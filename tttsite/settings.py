@@ -78,8 +78,10 @@ MIDDLEWARE = [
     "tttsite.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside the session, CSRF and auth middleware, so a stopped database or
-    # Redis is a 503 wherever it is noticed (games/middleware.py).
+    # Redis is a 503 wherever it is noticed, and an oversized body a 413
+    # before anything reads it (games/middleware.py).
     "games.middleware.ServiceUnavailableMiddleware",
+    "games.middleware.RequestTooLargeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -144,6 +146,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
 
 def redis_channel_layer(url):
     """The channel layer on the Redis at ``url``, as the site runs it (tests use it too)."""
@@ -278,6 +281,10 @@ AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_CALLABLE = "games.lockout.lockout_page"
 
+# No form or API request needs more than a few kilobytes: a bigger body is
+# refused with 413 before it is read (games.middleware.RequestTooLargeMiddleware).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+
 # The JSON API under /api/ (games/api/): tokens for programs, the session
 # (with CSRF) for pages; JSON in and out; every error in one body shape.
 REST_FRAMEWORK = {
@@ -288,7 +295,7 @@ REST_FRAMEWORK = {
         "games.api.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_THROTTLE_CLASSES": [
         "games.api.throttles.AnonRateThrottle",

@@ -1,5 +1,5 @@
 """The API's documentation pieces for drf-spectacular: the error answers each
-operation can give, and what every operation shares (the 429's Retry-After).
+operation can give, and what every operation shares (the Retry-After of a 429 or 503).
 
 The error bodies are written by exceptions.py; these describe them.
 """
@@ -20,7 +20,7 @@ RETRY_AFTER = OpenApiParameter(
     "Retry-After",
     OpenApiTypes.INT,
     OpenApiParameter.HEADER,
-    response=[429],
+    response=[429, 503],
     description="Seconds to wait before asking again.",
 )
 
@@ -39,16 +39,18 @@ THROTTLED_OR_LOCKED_OUT = error(
     "(`locked_out`, refused even with the right password): see Retry-After."
 )
 UNSUPPORTED = error("The body is not JSON (`unsupported_media_type`).")
+TOO_LARGE = error("The body is over the site's limit of 64 KiB (`request_too_large`); it was not read.")
+UNAVAILABLE = error("The database or Redis is not answering (`service_unavailable`): try again after Retry-After.")
 
 
 def operation(*, parameters=(), **kwargs):
-    """extend_schema with what every operation shares: the Retry-After header of a 429."""
+    """extend_schema with what every operation shares: the Retry-After header of a 429 or 503."""
     return extend_schema(parameters=[*parameters, RETRY_AFTER], **kwargs)
 
 
 def answers(ok: dict, *errors: int, body: bool = False) -> dict:
     """An operation's responses: ``ok`` (status -> serializer), the error statuses
-    it can give, 415 when it takes a body, and 429 always."""
+    it can give, 413 and 415 when it takes a body, and 429 and 503 always."""
     table = {
         400: MALFORMED_OR_INVALID if body else INVALID,
         401: UNAUTHENTICATED,
@@ -61,8 +63,10 @@ def answers(ok: dict, *errors: int, body: bool = False) -> dict:
     for code in errors:
         out[code] = table[code]
     if body:
+        out[413] = TOO_LARGE
         out[415] = UNSUPPORTED
     out[429] = THROTTLED
+    out[503] = UNAVAILABLE
     return out
 
 
