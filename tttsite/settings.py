@@ -173,7 +173,15 @@ def redis_channel_layer(url):
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            # Django's RedisCache, with its connections kept per process rather than per request.
+            "BACKEND": "tttsite.cache.ProcessWideRedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that stopped answering is found out in a second, not a minute.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
