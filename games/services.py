@@ -124,8 +124,9 @@ def _record_moves(game: Game, board: engine.Board, cells: list[int]) -> engine.B
     game.save(update_fields=fields)
     if after.is_game_over():
         stats.stats_record_finished_game(game)
-    for move in moves:  # each with its own ply, and the game's status as it now stands
-        live.publish_game(game, "move", cell=move.cell, ply=move.ply + 1)
+    # One message for the transaction (a move and the AI's reply travel together):
+    # the last cell, the game's ply and status as they now stand, and every move made.
+    live.publish_game(game, "move", cell=moves[-1].cell, moves=[{"ply": m.ply, "cell": m.cell} for m in moves])
     if after.is_game_over() and not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
     return after

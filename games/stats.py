@@ -87,8 +87,12 @@ def _day(moment):
 
 
 def _bump(model, keys: dict, **increments) -> None:
-    row, _ = model.objects.get_or_create(**keys)
-    model.objects.filter(pk=row.pk).update(**{name: F(name) + value for name, value in increments.items()})
+    """Add ``increments`` to the counter row at ``keys``: one UPDATE when the row
+    exists (nearly always), the row made first when it does not."""
+    changes = {name: F(name) + value for name, value in increments.items()}
+    if not model.objects.filter(**keys).update(**changes):
+        row, _ = model.objects.get_or_create(**keys)
+        model.objects.filter(pk=row.pk).update(**changes)
 
 
 def _streak(current: int, score: float) -> int:

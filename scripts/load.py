@@ -32,6 +32,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -284,15 +285,16 @@ async def _play_on_socket(server: Server, player: dict, game: dict, socket, thin
                 cells = list(game["moves"])
             status = event["status"]
         elif kind == "move":
-            ply = event["ply"] - 1
-            tally.ack(game["id"], ply, event["cell"])
-            if ply == len(cells):
-                cells.append(event["cell"])
-            elif ply > len(cells):  # missed one: ask
-                game = await resync(server, player, game)
-                cells = list(game["moves"])
-            if ply in sent and sent[ply][0] == event["cell"]:
-                tally.latencies["human_move"].append(time.monotonic() - sent.pop(ply)[1])
+            for move in event["moves"]:  # every move the server stored in that transaction
+                ply, cell = move["ply"], move["cell"]
+                tally.ack(game["id"], ply, cell)
+                if ply == len(cells):
+                    cells.append(cell)
+                elif ply > len(cells):  # missed one: ask
+                    game = await resync(server, player, game)
+                    cells = list(game["moves"])
+                if ply in sent and sent[ply][0] == cell:
+                    tally.latencies["human_move"].append(time.monotonic() - sent.pop(ply)[1])
             status = event["status"]
         elif kind == "refused":
             if tally.kill_mode and event.get("code") == "stale_ply":
@@ -336,6 +338,18 @@ async def hammer_healthz(server: Server, concurrency: int) -> int:
 # -- phases -------------------------------------------------------------------------------
 
 
+async def finish(coroutines, grace: float) -> None:
+    """Run the players; any still busy ``grace`` seconds on (waiting on a socket
+    whose other side has stopped, say) is cancelled rather than waited for."""
+    tasks = [asyncio.ensure_future(coroutine) for coroutine in coroutines]
+    done, pending = await asyncio.wait(tasks, timeout=grace)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        task.result()  # a bug in a player is a crash of this script, not a silent loss
+
+
 async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill) -> dict:
     import aiohttp
 
@@ -353,7 +367,7 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
         tasks += [human_pair(server, people[i], people[i + 1], args.think) for i in range(0, len(people) - 1, 2)]
         if args.kill_at is not None:
             tasks.append(on_kill(started + args.kill_at))
-        await asyncio.gather(*tasks)
+        await finish(tasks, grace=args.duration + 30)
         elapsed = time.monotonic() - started
         moves = tally.latencies["ai_move"], tally.latencies["human_move"]
         figures["game_phase"] = {
@@ -377,7 +391,7 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
 
         started = time.monotonic()
         server = Server(base, session, tally, started + args.saturation)
-        await asyncio.gather(*(ai_player(server, player, 0) for player in players[: args.concurrency]))
+        await finish([ai_player(server, player, 0) for player in players[: args.concurrency]], grace=args.saturation + 30)
         ai_rate = len(tally.latencies["ai_move"]) / (time.monotonic() - started)
         figures["saturation"] = {
             "concurrency": args.concurrency,
@@ -439,6 +453,9 @@ def server_environment(args, kind: str) -> dict:
 
 
 def start_server(env: dict, log) -> subprocess.Popen:
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", int(env["PORT"]))) == 0:
+            raise SystemExit(f"something already listens on 127.0.0.1:{env['PORT']}: stop it or pass --port")
     process = subprocess.Popen(
         [str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )

@@ -1,4 +1,4 @@
-"""A game against the AI, watched live: one event per move, each with its own ply."""
+"""A game against the AI, watched live: a move and the AI's reply arrive in one event."""
 
 import pytest
 from channels.db import database_sync_to_async
@@ -35,7 +35,7 @@ async def _next_move(socket):
             return message
 
 
-async def test_a_spectator_hears_the_move_and_the_ais_reply_with_their_plies():
+async def test_a_spectator_hears_the_move_and_the_ais_reply_together():
     alice, watcher, game = await _players_and_game()
     socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
     socket.scope["user"] = watcher
@@ -44,10 +44,9 @@ async def test_a_spectator_hears_the_move_and_the_ais_reply_with_their_plies():
     assert (await socket.receive_json_from())["type"] == "state"
 
     played = await _move(game, alice, 0, 0)
-    mine, reply = await _next_move(socket), await _next_move(socket)
-    assert (mine["ply"], mine["cell"]) == (1, 0)
-    assert (reply["ply"], reply["cell"]) == (2, played.cells[1])
-    assert mine["status"] == reply["status"] == "in_progress"
+    event = await _next_move(socket)
+    assert event["moves"] == [{"ply": 0, "cell": 0}, {"ply": 1, "cell": played.cells[1]}]
+    assert (event["ply"], event["cell"], event["status"]) == (2, played.cells[1], "in_progress")
 
     # Play on until the game ends: the last event says so.
     while played.is_in_progress:
