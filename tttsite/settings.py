@@ -131,7 +131,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_fla
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
-        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "3")),
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite allows one writer at a time. IMMEDIATE transactions take the write

@@ -96,7 +96,7 @@ def test_environment_overrides():
     assert database["ENGINE"] == "django.db.backends.postgresql"
     assert (database["NAME"], database["HOST"], database["USER"]) == ("ttt", "db.internal", "player")
     # PostgreSQL connections come from a pool, checked before each use.
-    assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 10.0}
+    assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 3.0}
     assert database["CONN_MAX_AGE"] == 0
     assert database["CONN_HEALTH_CHECKS"] is True
     assert loaded["REDIS_URL"] == "redis://cache.internal:6379/2"
