@@ -646,7 +646,7 @@ def main() -> int:
     parser.add_argument("--db", choices=["postgres", "sqlite", "both"], default="both")
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--duration", type=float, default=120, help="seconds of play")
-    parser.add_argument("--think", type=float, default=1.0, help="a player's mean pause before a move, seconds")
+    parser.add_argument("--think", type=float, default=3.0, help="a player's mean pause before a move, seconds (uniform from half to one and a half times it)")
     parser.add_argument("--saturation", type=float, default=20, help="seconds of each saturation measure (0: skip)")
     parser.add_argument("--concurrency", type=int, default=32, help="clients in the saturation measures")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
