@@ -19,6 +19,18 @@ def user(django_user_model):
 
 
 @pytest.fixture
+def bob(django_user_model):
+    """A second player; signs in with `password` too."""
+    return django_user_model.objects.create_user("bob", password=PASSWORD)
+
+
+@pytest.fixture
+def carol(django_user_model):
+    """A third player, often one who plays in none of the games at hand."""
+    return django_user_model.objects.create_user("carol", password=PASSWORD)
+
+
+@pytest.fixture
 def client_logged_in(client, user):
     """The test client, signed in as `user`."""
     client.force_login(user)

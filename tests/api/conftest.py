@@ -26,17 +26,6 @@ def alice(user):
     return user
 
 
-@pytest.fixture
-def bob(django_user_model, password):
-    return django_user_model.objects.create_user("bob", password=password)
-
-
-@pytest.fixture
-def carol(django_user_model, password):
-    """A signed-in player who plays in none of the games below."""
-    return django_user_model.objects.create_user("carol", password=password)
-
-
 def client_for(user=None) -> APIClient:
     """An API client sending ``user``'s token (anonymous without a user)."""
     client = APIClient()

@@ -22,16 +22,6 @@ from tests.stats_games import DRAW, X_WINS, ai_game, human_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="x")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user("carol", password="x")
-
-
 def _counters_of(user) -> dict:
     """Everything the site counts for ``user``: rating, records, rating history."""
     return {

@@ -16,16 +16,6 @@ from games.services import ChallengeRefused, InvalidInput, MoveRefused, NotAPlay
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="x")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user("carol", password="x")
-
-
 def _game(alice, bob, **kwargs):
     challenge = services.challenge_create(challenger=alice, side="X", **kwargs)
     return services.challenge_accept(user=bob, challenge_id=challenge.pk)

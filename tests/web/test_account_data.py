@@ -26,16 +26,6 @@ DELETE_URL = "/account/delete/"
 
 
 @pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="bob-password-123")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user("carol", password="x")
-
-
-@pytest.fixture
 def games(user, bob, carol):
     """alice's games, one of each kind, and one she is not in."""
     return {

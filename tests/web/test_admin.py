@@ -20,11 +20,6 @@ def _change_url(game):
     return reverse("admin:games_game_change", args=[game.pk])
 
 
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user(username="bob", password="x")
-
-
 def _game_between(x_user, o_user, cells):
     """A game between two people, played move by move through the services."""
     game = Game.objects.create(x_player=x_user, o_player=o_user)

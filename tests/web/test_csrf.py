@@ -60,11 +60,6 @@ def signed_in(user):
     return client
 
 
-@pytest.fixture
-def bob(django_user_model, password):
-    return django_user_model.objects.create_user("bob", password=password)
-
-
 def assert_refused(response):
     assert response.status_code == 403
     html = response.content.decode()

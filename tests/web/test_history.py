@@ -16,11 +16,6 @@ pytestmark = pytest.mark.django_db
 HISTORY = reverse("games:history")
 
 
-@pytest.fixture
-def bob(django_user_model, password):
-    return django_user_model.objects.create_user(username="bob", password=password)
-
-
 # -- games made through the services, as a player would make them -------------
 
 

@@ -17,16 +17,6 @@ from games.services import Player
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="x")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user("carol", password="x")
-
-
 def _client(client, user):
     client.force_login(user)
     return client

@@ -18,11 +18,6 @@ def _text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="x")
-
-
 def test_anyone_sees_how_many_games_were_played(client, user, bob):
     human_game(user, bob, X_WINS)
     human_game(bob, user, DRAW)
