@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 
-from channels.db import DatabaseSyncToAsync
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.cache import cache
 
@@ -20,13 +20,6 @@ from games.models import Game
 from games.services import GameError, Player
 
 logger = logging.getLogger(__name__)
-
-
-def _database_work(method):
-    """A socket's database work, on a thread of the pool. Channels' default is
-    thread-sensitive: every socket of a process would queue for one thread, and
-    under load a move over a socket waited seconds behind other sockets' reads."""
-    return DatabaseSyncToAsync(method, thread_sensitive=False)
 
 # Close codes in the 4000 range are the application's own.
 CLOSE_NOT_SIGNED_IN = 4401
@@ -141,7 +134,7 @@ class GameConsumer(_LiveConsumer):
 
     # -- database work, in a thread ---------------------------------------------
 
-    @_database_work
+    @database_sync_to_async
     def _state(self, user):
         game = Game.objects.filter(pk=self.game_id).only(
             "id", "move_count", "status", "x_player_id", "o_player_id", "ai_side", "guest_key"
@@ -150,7 +143,7 @@ class GameConsumer(_LiveConsumer):
             return None
         return {"game": game.pk, "ply": game.move_count, "status": game.status, "side": game.side_of(user)}
 
-    @_database_work
+    @database_sync_to_async
     def _play(self, cell, ply) -> dict | None:
         """Play through the services; the refusal to send back, or None. A stored
         move reaches everyone, this socket included, as the published event."""
@@ -167,7 +160,7 @@ class GameConsumer(_LiveConsumer):
             return {"type": "refused", "code": error.code, "message": error.message, "ply": current}
         return None
 
-    @_database_work
+    @database_sync_to_async
     def _count_watcher(self, delta: int) -> int:
         key = _watchers_key(self.game_id)
         cache.add(key, 0, timeout=None)
@@ -177,7 +170,7 @@ class GameConsumer(_LiveConsumer):
             cache.set(key, max(0, delta), timeout=None)
             return max(0, delta)
 
-    @_database_work
+    @database_sync_to_async
     def _watchers(self) -> int:
         return max(0, cache.get(_watchers_key(self.game_id), 0))
 
