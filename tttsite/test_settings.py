@@ -38,3 +38,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # thread in the WebSocket tests, the live server's) must not keep the test
 # database open, or PostgreSQL refuses to drop it at the end of the run.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+
+# No connection pool in the test process: tests start dozens of threads that
+# each hold a connection (the race tests, the live servers), and a pool would
+# keep connections open after a test, which stops PostgreSQL dropping the test
+# database at the end. The pool is exercised where it runs, in the server
+# processes of tests/live/test_production_server.py (production settings).
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
