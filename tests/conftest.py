@@ -1,5 +1,12 @@
 """Fixtures shared by every test folder."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+
+BASE_DIR = Path(__file__).resolve().parent.parent
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -35,6 +42,20 @@ def client_logged_in(client, user):
     """The test client, signed in as `user`."""
     client.force_login(user)
     return client
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory):
+    """A STATIC_ROOT filled by collectstatic as production runs it (hashed names,
+    compressed copies), for tests that start the site on the production
+    settings: a fresh clone has no staticfiles/ of its own."""
+    root = tmp_path_factory.mktemp("static")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tttsite.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50}
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=BASE_DIR, env={**env, "STATIC_ROOT": str(root)}, check=True,
+    )
+    return root
 
 
 def pytest_collection_modifyitems(config, items):

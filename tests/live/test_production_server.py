@@ -54,20 +54,8 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    """collectstatic as production runs it: hashed names, compressed copies."""
-    root = tmp_path_factory.mktemp("static")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tttsite.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50}
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=ROOT, env={**env, "STATIC_ROOT": str(root)}, check=True,
-    )
-    return root
-
-
 @pytest.fixture
-def workers(static_root):
+def workers(collected_static):
     """Two uvicorn processes of the production settings, sharing the database and Redis."""
     redis.Redis.from_url(REDIS_URL).flushdb()
     env = {
@@ -78,7 +66,7 @@ def workers(static_root):
         "DATABASE_URL": database_url(),
         "REDIS_URL": REDIS_URL,
         "ALLOWED_HOSTS": "127.0.0.1",
-        "STATIC_ROOT": str(static_root),
+        "STATIC_ROOT": str(collected_static),
     }
     processes, bases = [], []
     for _ in range(2):

@@ -123,13 +123,10 @@ print(json.dumps({"status": signed_in.status_code, "cookies": cookies, "headers"
 
 
 @pytest.fixture(scope="module")
-def signed_in_over_https(tmp_path_factory):
+def signed_in_over_https(collected_static):
     env = {**PRODUCTION_ENV, "ALLOWED_HOSTS": "testserver", "DATABASE_URL": "sqlite://:memory:", "REDIS_URL": ""}
-    # Production pages name static files by their hashed names: collect them
-    # first, into a folder of this test's own (a fresh clone has none).
-    env["STATIC_ROOT"] = str(tmp_path_factory.mktemp("static"))
-    collected = run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"], **env)
-    assert collected.returncode == 0, collected.stderr
+    # Production pages name static files by their hashed names.
+    env["STATIC_ROOT"] = str(collected_static)
     result = run([sys.executable, "-c", SIGN_IN_OVER_HTTPS], **env, DJANGO_SETTINGS_MODULE="tttsite.settings")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
