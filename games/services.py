@@ -102,10 +102,11 @@ def _choice(value: str, choices, what: str) -> str:
     return value
 
 
-def _record_moves(game: Game, board: engine.Board, cells: list[int]) -> engine.Board:
-    """Store ``cells`` as the next moves of a locked ``game`` at ``board`` (one
-    insert, one update) and finish it if it ended. An illegal cell raises before
-    anything is written."""
+def _record_moves(game: Game, played: list[int], board: engine.Board, cells: list[int]) -> engine.Board:
+    """Store ``cells`` as the next moves of a locked ``game`` whose stored moves
+    are ``played`` (at ``board``): one insert, one update. It is finished if it
+    ended, and ``game.cells`` is what it now holds, so nothing needs reading
+    again. An illegal cell raises before anything is written."""
     after, moves = board, []
     for cell in cells:
         after = after.play(cell)
@@ -122,6 +123,7 @@ def _record_moves(game: Game, board: engine.Board, cells: list[int]) -> engine.B
         game.finished_at = now
         fields += ["status", "result", "termination", "finished_at"]
     game.save(update_fields=fields)
+    game.cells = [*played, *cells]
     if after.is_game_over():
         stats.stats_record_finished_game(game)
     # One message for the transaction (a move and the AI's reply travel together):
@@ -168,10 +170,6 @@ def _refreshed(error: GameError) -> GameError:
 
 def _stored_cells(game: Game) -> list[int]:
     return list(game.moves.order_by("ply").values_list("cell", flat=True))
-
-
-def _replay(game: Game) -> engine.Board:
-    return engine.Board.from_moves(_stored_cells(game), size=Variant(game.variant).size)
 
 
 def game_create_against_ai(
@@ -275,10 +273,9 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
             cells = [cell]
             if game.ai_side and not after.is_game_over() and game.variant in AI_REPLIES_IN_THE_SAME_TRANSACTION:
                 cells.append(_ai_choice(game, after))
-            _record_moves(game, board, cells)
             # The locked row, its players and its moves are all known: the
             # game goes back as it now stands without being read again.
-            game.cells = [*played, *cells]
+            _record_moves(game, played, board, cells)
     except IntegrityError:
         # Another request stored a move for this ply first (databases without
         # row locks can let two transactions get this far).
@@ -296,7 +293,8 @@ def game_play_ai_move(*, game_id: int) -> Game:
     game = Game.objects.get(pk=game_id)
     if not game.ai_side or game.status != Status.IN_PROGRESS:
         return _fresh(game_id)
-    board = _replay(game)
+    played = _stored_cells(game)
+    board = engine.Board.from_moves(played, size=Variant(game.variant).size)
     if board.to_move != game.ai_side:
         return _fresh(game_id)
     ply = game.move_count
@@ -305,7 +303,7 @@ def game_play_ai_move(*, game_id: int) -> Game:
         with transaction.atomic():
             locked = _locked(game_id)
             if locked.move_count == ply and locked.status == Status.IN_PROGRESS:
-                _record_moves(locked, board, [cell])
+                _record_moves(locked, played, board, [cell])
     except IntegrityError:
         pass  # a concurrent request already stored the AI's move for this ply
     return _fresh(game_id)

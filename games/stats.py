@@ -114,30 +114,8 @@ def stats_record_finished_game(game: Game) -> None:
     if not Game.objects.filter(pk=game.pk, stats_counted=False).update(stats_counted=True):
         return
     kind = opponent_kind(game)
-    _bump(
-        DailyStats,
-        {
-            "day": _day(game.finished_at),
-            "variant": game.variant,
-            "opponent": kind,
-            "ai_side": game.ai_side,
-            "result": game.result,
-            "termination": game.termination,
-        },
-        games=1,
-        moves=game.move_count,
-    )
-    first = Move.objects.filter(game=game, ply=0).values_list("cell", flat=True).first()
-    if first is not None:
-        _bump(FirstMoveStats, {"variant": game.variant, "cell": first, "result": game.result}, games=1)
     sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
-    # Lock the players' rows in one order, so two games ending at once cannot deadlock.
-    for _, user_id in sides:
-        PlayerStats.objects.get_or_create(user_id=user_id)
-    locked = {
-        s.user_id: s
-        for s in PlayerStats.objects.select_for_update().filter(user_id__in=[u for _, u in sides]).order_by("user_id")
-    }
+    locked = _locked_player_stats([user_id for _, user_id in sides])
     columns = ("wins", "draws", "losses")
     for side, user_id in sides:
         score = _score(game.result, side)
@@ -152,6 +130,42 @@ def stats_record_finished_game(game: Game) -> None:
             _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
     for stats in locked.values():
         stats.save()
+    # Last, the counters every game ending that day shares: their rows stay
+    # locked until the transaction commits, so they are held for as short a
+    # time as can be. (game.cells is known already when the game has just been
+    # played to its end.)
+    _bump(
+        DailyStats,
+        {
+            "day": _day(game.finished_at),
+            "variant": game.variant,
+            "opponent": kind,
+            "ai_side": game.ai_side,
+            "result": game.result,
+            "termination": game.termination,
+        },
+        games=1,
+        moves=game.move_count,
+    )
+    if game.cells:
+        _bump(FirstMoveStats, {"variant": game.variant, "cell": game.cells[0], "result": game.result}, games=1)
+
+
+def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
+    """The players' PlayerStats rows, locked, made first for a player's first
+    game. Locked in one order, so two games ending at once cannot deadlock."""
+
+    def lock():
+        rows = PlayerStats.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+        return {row.user_id: row for row in rows}
+
+    locked = lock()
+    if len(locked) < len(user_ids):
+        PlayerStats.objects.bulk_create(
+            [PlayerStats(user_id=user_id) for user_id in user_ids if user_id not in locked], ignore_conflicts=True
+        )
+        locked = lock()
+    return locked
 
 
 def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:
