@@ -2,6 +2,8 @@
 not a move, 409 with the current game for what the game refuses."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Game, Move
@@ -150,3 +152,50 @@ def test_someone_who_does_not_play_is_forbidden(as_carol, ai_game):
 
 def test_a_move_in_an_unknown_game_is_a_404(as_alice):
     assert_error(as_alice.post("/api/games/424242/moves/", {"cell": 4, "ply": 0}), 404, "not_found")
+
+
+def _statements(captured) -> list[str]:
+    """Each statement as its verb and first table; transaction control left out."""
+    summary = []
+    for query in captured:
+        verb, *rest = query["sql"].split()
+        if verb in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"):
+            continue
+        table = next(word for word in rest if word.startswith(('"games_', '"authtoken_'))).split(".")[0].strip('"')
+        summary.append(f"{verb} {table}")
+    return summary
+
+
+def _play_to_the_end(client, game) -> list[list[str]]:
+    """Play the first free cell until the game ends; the statements of each move."""
+    moves, body = [], {"status": "in_progress", "ply": 0, "board": "." * 9}
+    while body["status"] == "in_progress":
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(_move_url(game), {"cell": body["board"].index("."), "ply": body["ply"]}, format="json")
+        assert response.status_code == 201, response.content
+        body = response.json()
+        moves.append(_statements(captured.captured_queries))
+    return moves
+
+
+def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_game(as_alice, alice):
+    """The API's busiest request. The move that ends a game also counts it, in a
+    few single-row updates (the first game of a kind makes those rows)."""
+    _play_to_the_end(as_alice, services.game_create_against_ai(player=Player(user=alice), side="X"))
+    moves = _play_to_the_end(as_alice, services.game_create_against_ai(player=Player(user=alice), side="X"))
+    a_move = [
+        "SELECT authtoken_token",  # who is asking
+        "SELECT games_game",  # the game and its players, locked
+        "SELECT games_move",  # its moves, to replay
+        "INSERT games_move",  # the move and the AI's reply
+        "UPDATE games_game",  # the move count, the clock, the result
+    ]
+    assert len(moves) == 3 and moves[:-1] == [a_move] * 2
+    assert moves[-1] == a_move + [
+        "UPDATE games_game",  # counted once only
+        "SELECT games_playerstats",  # locked
+        "UPDATE games_playerrecord",
+        "UPDATE games_playerstats",
+        "UPDATE games_dailystats",
+        "UPDATE games_firstmovestats",
+    ]
