@@ -7,9 +7,11 @@ For each database asked for (PostgreSQL, SQLite), on a fresh database:
 2. let PLAYERS players play for DURATION seconds: half against the AI through
    the JSON API, half in pairs against each other, their moves sent and
    received over WebSockets; each waits a human-like moment before moving;
-3. measure, in the same run, how many moves against the AI the server makes
-   a second when pushed as hard as it goes, against how many times a second
-   it answers /healthz/, a page that does nothing;
+3. measure, in the same run, how many requests a second the server answers
+   when pushed as hard as it goes, one kind at a time: /healthz/ (a page that
+   does nothing), a read of one game through the API, a move against the AI
+   through the API, and one over the game's WebSocket; each as a fraction of
+   /healthz/ (games to play are made before each clock starts);
 4. stop the server and check that every move the server acknowledged is
    stored and that every stored game replays to its stored result
    (games.integrity, as `manage.py verify_games`).
@@ -140,52 +142,66 @@ def free_cells(board: str) -> list[int]:
     return [index for index, mark in enumerate(board) if mark == "."]
 
 
+async def new_ai_game(server: Server, player: dict) -> dict | None:
+    """A 3x3 game against the AI, on a side and at a level drawn at random."""
+    answer = await server.call(
+        "POST",
+        "/api/games/",
+        player["token"],
+        {"variant": "3x3", "side": random.choice("XO"), "level": random.choice(LEVELS)},
+        kind="create_game",
+    )
+    if answer is None:
+        await asyncio.sleep(0.5)
+        return None
+    status, game = answer
+    if status != 201:
+        server.tally.error(f"create_game_{status}", json.dumps(game)[:300])
+        await asyncio.sleep(1)
+        return None
+    server.tally.games_started["ai"] += 1
+    for ply, cell in enumerate(game["moves"]):
+        server.tally.ack(game["id"], ply, cell)
+    return game
+
+
 async def ai_player(server: Server, player: dict, think: float) -> None:
     """Games against the AI through the API, one move at a time, until time is up."""
-    tally = server.tally
     while server.running():
+        game = await new_ai_game(server, player)
+        if game is not None:
+            await play_ai_game(server, player, game, think)
+
+
+async def play_ai_game(server: Server, player: dict, game: dict, think: float) -> int:
+    """Play ``game`` through the API to its end (or until time is up); the moves made."""
+    tally, made = server.tally, 0
+    while server.running() and game["status"] == "in_progress":
+        if think:
+            await asyncio.sleep(random.uniform(think / 2, think * 1.5))
+        cell = random.choice(free_cells(game["board"]))
+        started = time.monotonic()
         answer = await server.call(
-            "POST",
-            "/api/games/",
-            player["token"],
-            {"variant": "3x3", "side": random.choice("XO"), "level": random.choice(LEVELS)},
-            kind="create_game",
+            "POST", f"/api/games/{game['id']}/moves/", player["token"], {"cell": cell, "ply": game["ply"]}, kind="ai_move"
         )
         if answer is None:
-            await asyncio.sleep(0.5)
+            game = await resync(server, player, game)
             continue
-        status, game = answer
-        if status != 201:
-            tally.error(f"create_game_{status}", json.dumps(game)[:300])
-            await asyncio.sleep(1)
-            continue
-        tally.games_started["ai"] += 1
-        for ply, cell in enumerate(game["moves"]):
-            tally.ack(game["id"], ply, cell)
-        while server.running() and game["status"] == "in_progress":
-            if think:
-                await asyncio.sleep(random.uniform(think / 2, think * 1.5))
-            cell = random.choice(free_cells(game["board"]))
-            started = time.monotonic()
-            answer = await server.call(
-                "POST", f"/api/games/{game['id']}/moves/", player["token"], {"cell": cell, "ply": game["ply"]}, kind="ai_move"
-            )
-            if answer is None:
-                game = await resync(server, player, game)
-                continue
-            status, body = answer
-            if status == 201:
-                tally.latencies["ai_move"].append(time.monotonic() - started)
-                for ply, stored in enumerate(body["moves"]):
-                    tally.ack(body["id"], ply, stored)
-                game = body
-            elif status == 409 and tally.kill_mode and body and body.get("code") == "stale_ply":
-                # Sent again after a restart, the first try having been stored: the game tells where it is.
-                tally.interrupted["ai_move_already_stored"] += 1
-                game = body["game"]
-            elif status < 500:
-                tally.error(f"ai_move_{status}", json.dumps(body)[:300])
-                game = await resync(server, player, game)
+        status, body = answer
+        if status == 201:
+            tally.latencies["ai_move"].append(time.monotonic() - started)
+            made += 1
+            for ply, stored in enumerate(body["moves"]):
+                tally.ack(body["id"], ply, stored)
+            game = body
+        elif status == 409 and tally.kill_mode and body and body.get("code") == "stale_ply":
+            # Sent again after a restart, the first try having been stored: the game tells where it is.
+            tally.interrupted["ai_move_already_stored"] += 1
+            game = body["game"]
+        elif status < 500:
+            tally.error(f"ai_move_{status}", json.dumps(body)[:300])
+            game = await resync(server, player, game)
+    return made
 
 
 async def resync(server: Server, player: dict, game: dict) -> dict:
@@ -242,7 +258,7 @@ async def play_over_websocket(server: Server, player: dict, game_id: int, think:
             game = await resync(server, player, game)
 
 
-async def _play_on_socket(server: Server, player: dict, game: dict, socket, think: float) -> dict:
+async def _play_on_socket(server: Server, player: dict, game: dict, socket, think: float, latency_key: str = "human_move") -> dict:
     import aiohttp
 
     tally = server.tally
@@ -294,7 +310,7 @@ async def _play_on_socket(server: Server, player: dict, game: dict, socket, thin
                     game = await resync(server, player, game)
                     cells = list(game["moves"])
                 if ply in sent and sent[ply][0] == cell:
-                    tally.latencies["human_move"].append(time.monotonic() - sent.pop(ply)[1])
+                    tally.latencies[latency_key].append(time.monotonic() - sent.pop(ply)[1])
             status = event["status"]
         elif kind == "refused":
             if tally.kill_mode and event.get("code") == "stale_ply":
@@ -313,26 +329,68 @@ async def _play_on_socket(server: Server, player: dict, game: dict, socket, thin
     return {**game, "moves": cells, "status": "stopped"}
 
 
-async def hammer_healthz(server: Server, concurrency: int) -> int:
+async def hammer_get(server: Server, clients: list[tuple[dict, str]], kind: str) -> int:
+    """Each client GETs its path over and over until time is up; the answers counted."""
     import aiohttp
 
-    async def one():
+    async def one(player, path):
         done = 0
+        headers = {"Authorization": f"Token {player['token']}"} if player else {}
         while server.running():
             started = time.monotonic()
             try:
-                async with server.session.get(server.base + "/healthz/") as response:
+                async with server.session.get(server.base + path, headers=headers) as response:
                     await response.read()
                     if response.status == 200:
                         done += 1
-                        server.tally.latencies["healthz"].append(time.monotonic() - started)
+                        server.tally.latencies[kind].append(time.monotonic() - started)
                     else:
-                        server.tally.error(f"healthz_{response.status}")
+                        server.tally.error(f"{kind}_{response.status}")
             except aiohttp.ClientConnectionError as error:
-                server.tally.error("healthz_connection", repr(error))
+                server.tally.error(f"{kind}_connection", repr(error))
         return done
 
-    return sum(await asyncio.gather(*(one() for _ in range(concurrency))))
+    return sum(await asyncio.gather(*(one(player, path) for player, path in clients)))
+
+
+async def games_for(server: Server, players: list[dict], each: int) -> list[list[dict]]:
+    """``each`` new games against the AI per player, made before a clock starts."""
+
+    async def make(player):
+        games = []
+        while len(games) < each:
+            game = await new_ai_game(server, player)
+            if game is not None and game["status"] == "in_progress":
+                games.append(game)
+        return games
+
+    return await asyncio.gather(*(make(player) for player in players))
+
+
+async def play_flat_out(server: Server, players: list[dict], games: list[list[dict]], over_socket: bool) -> None:
+    """Each player plays its games to their end without pausing, until time is up
+    or a player has none left (the clock stops for everyone then)."""
+    import aiohttp
+
+    async def one(player, queue):
+        while server.running():
+            if not queue:
+                server.stop_at = min(server.stop_at, time.monotonic())
+                return
+            game = queue.pop()
+            if not over_socket:
+                await play_ai_game(server, player, game, think=0)
+                continue
+            headers = {"Cookie": f"sessionid={player['session']}", "Origin": server.base}
+            try:
+                async with server.session.ws_connect(
+                    f"{server.ws_base}/ws/games/{game['id']}/", headers=headers, heartbeat=None
+                ) as socket:
+                    await _play_on_socket(server, player, game, socket, 0, latency_key="ai_move_socket")
+            except (aiohttp.ClientConnectionError, aiohttp.WSServerHandshakeError, asyncio.TimeoutError) as error:
+                server.tally.error("ai_move_socket_connect", repr(error))
+
+    await asyncio.gather(*(one(player, queue) for player, queue in zip(players, games, strict=True)))
 
 
 # -- phases -------------------------------------------------------------------------------
@@ -381,26 +439,58 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
         if args.kill_at is not None or not args.saturation:
             return figures
 
-        # Phase 2: as fast as it goes, a page that does nothing, then moves against the AI.
-        for name in ("healthz", "ai_move"):
-            tally.latencies[name] = []
-        started = time.monotonic()
-        server = Server(base, session, tally, started + args.saturation)
-        pages = await hammer_healthz(server, args.concurrency)
-        healthz_rate = pages / (time.monotonic() - started)
+        # Phase 2: as fast as it goes, one kind of request at a time: a page that
+        # does nothing; a read of one game through the API (its token check and
+        # rate limit, one game read and written out: what every API call pays);
+        # moves against the AI through the API; the same over the game's socket.
+        # The games are made before each clock starts, so a figure is of the
+        # requests it names and nothing else.
+        clients = players[: args.concurrency]
+        rates = {}
 
-        started = time.monotonic()
-        server = Server(base, session, tally, started + args.saturation)
-        await finish([ai_player(server, player, 0) for player in players[: args.concurrency]], grace=args.saturation + 30)
-        ai_rate = len(tally.latencies["ai_move"]) / (time.monotonic() - started)
+        async def flat_out(name: str, run) -> None:
+            tally.latencies[name] = []
+            server = Server(base, session, tally, float("inf"))
+            prepared = await run(server, None)  # work before the clock (games to play), or None
+            server.stop_at = time.monotonic() + args.saturation
+            started = time.monotonic()
+            done = await run(server, prepared if prepared is not None else ())
+            rates[name] = done / (time.monotonic() - started)
+
+        async def healthz(server, prepared):
+            return None if prepared is None else await hammer_get(server, [(None, "/healthz/")] * len(clients), "healthz")
+
+        async def api_read(server, prepared):
+            if prepared is None:
+                return await games_for(server, clients, 1)
+            return await hammer_get(server, [(p, f"/api/games/{g[0]['id']}/") for p, g in zip(clients, prepared, strict=True)], "api_read")
+
+        def moves(over_socket: bool):
+            async def run(server, prepared):
+                if prepared is None:
+                    # Enough games for moves at one third of /healthz/'s pace
+                    # (about three moves a game); more than enough below it.
+                    each = 2 + int(rates["healthz"] * args.saturation / 3 / 3 / len(clients))
+                    return await games_for(server, clients, each)
+                await play_flat_out(server, clients, prepared, over_socket)
+                return len(tally.latencies["ai_move_socket" if over_socket else "ai_move"])
+            return run
+
+        await flat_out("healthz", healthz)
+        await flat_out("api_read", api_read)
+        await flat_out("ai_move", moves(over_socket=False))
+        await flat_out("ai_move_socket", moves(over_socket=True))
         figures["saturation"] = {
             "concurrency": args.concurrency,
             "seconds_each": args.saturation,
-            "healthz_per_second": round(healthz_rate, 1),
-            "healthz": latency_summary(tally.latencies["healthz"]),
-            "ai_moves_per_second": round(ai_rate, 1),
-            "ai_move": latency_summary(tally.latencies["ai_move"]),
-            "ai_move_fraction_of_healthz": round(ai_rate / healthz_rate, 3),
+            **{
+                name: {
+                    "per_second": round(rate, 1),
+                    "fraction_of_healthz": round(rate / rates["healthz"], 3),
+                    "latency": latency_summary(tally.latencies[name]),
+                }
+                for name, rate in rates.items()
+            },
         }
         return figures
 
@@ -612,6 +702,14 @@ def in_django_main(step: str) -> None:
 # -- main -----------------------------------------------------------------------------------
 
 
+SATURATION_LABELS = {
+    "healthz": "/healthz/ (a page that does nothing)",
+    "api_read": "one game read through the API",
+    "ai_move": "a move against the AI, API",
+    "ai_move_socket": "a move against the AI, WebSocket",
+}
+
+
 def report(kind: str, figures: dict) -> None:
     phase = figures["game_phase"]
     print(f"\n-- {kind} --")
@@ -625,9 +723,11 @@ def report(kind: str, figures: dict) -> None:
               f"p99 {summary['p99_ms']} ms  max {summary['max_ms']} ms")
     if "saturation" in figures:
         sat = figures["saturation"]
-        print(f"saturation ({sat['concurrency']} clients, {sat['seconds_each']} s each): /healthz/ {sat['healthz_per_second']}/s "
-              f"(p50 {sat['healthz']['p50_ms']} ms), moves against the AI {sat['ai_moves_per_second']}/s "
-              f"(p50 {sat['ai_move']['p50_ms']} ms) = {sat['ai_move_fraction_of_healthz']:.2f} of /healthz/")
+        print(f"flat out ({sat['concurrency']} clients, {sat['seconds_each']} s each; games made before the clock):")
+        for name, label in SATURATION_LABELS.items():
+            figure = sat[name]
+            print(f"  {label:<40} {figure['per_second']:>7}/s  p50 {figure['latency']['p50_ms']:>6} ms  "
+                  f"= {figure['fraction_of_healthz']:.2f} of /healthz/")
     if "kill" in figures:
         print(f"kill -9: {figures['kill']}")
     check = figures["check"]
