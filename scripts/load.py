@@ -448,38 +448,44 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
         clients = players[: args.concurrency]
         rates = {}
 
-        async def flat_out(name: str, run) -> None:
+        async def flat_out(name: str, measure, prepare=None) -> None:
+            """``prepare(server)`` before the clock; ``measure(server, prepared)`` (the
+            requests it got answered) for ``args.saturation`` seconds."""
             tally.latencies[name] = []
             server = Server(base, session, tally, float("inf"))
-            prepared = await run(server, None)  # work before the clock (games to play), or None
-            server.stop_at = time.monotonic() + args.saturation
-            started = time.monotonic()
-            done = await run(server, prepared if prepared is not None else ())
+            prepared = await prepare(server) if prepare else None
+            started = server.stop_at = time.monotonic()
+            server.stop_at += args.saturation
+            done = await measure(server, prepared)
             rates[name] = done / (time.monotonic() - started)
 
-        async def healthz(server, prepared):
-            return None if prepared is None else await hammer_get(server, [(None, "/healthz/")] * len(clients), "healthz")
+        async def one_game_each(server):
+            return await games_for(server, clients, 1)
 
-        async def api_read(server, prepared):
-            if prepared is None:
-                return await games_for(server, clients, 1)
-            return await hammer_get(server, [(p, f"/api/games/{g[0]['id']}/") for p, g in zip(clients, prepared, strict=True)], "api_read")
+        async def games_to_play(server):
+            # Enough for moves at one third of /healthz/'s pace (about three
+            # moves a game); at a slower pace some are left over.
+            return await games_for(server, clients, 2 + int(rates["healthz"] * args.saturation / 3 / 3 / len(clients)))
 
-        def moves(over_socket: bool):
-            async def run(server, prepared):
-                if prepared is None:
-                    # Enough games for moves at one third of /healthz/'s pace
-                    # (about three moves a game); more than enough below it.
-                    each = 2 + int(rates["healthz"] * args.saturation / 3 / 3 / len(clients))
-                    return await games_for(server, clients, each)
-                await play_flat_out(server, clients, prepared, over_socket)
-                return len(tally.latencies["ai_move_socket" if over_socket else "ai_move"])
-            return run
+        async def healthz(server, _):
+            return await hammer_get(server, [(None, "/healthz/")] * len(clients), "healthz")
+
+        async def api_read(server, games):
+            paths = [(player, f"/api/games/{mine[0]['id']}/") for player, mine in zip(clients, games, strict=True)]
+            return await hammer_get(server, paths, "api_read")
+
+        async def api_moves(server, games):
+            await play_flat_out(server, clients, games, over_socket=False)
+            return len(tally.latencies["ai_move"])
+
+        async def socket_moves(server, games):
+            await play_flat_out(server, clients, games, over_socket=True)
+            return len(tally.latencies["ai_move_socket"])
 
         await flat_out("healthz", healthz)
-        await flat_out("api_read", api_read)
-        await flat_out("ai_move", moves(over_socket=False))
-        await flat_out("ai_move_socket", moves(over_socket=True))
+        await flat_out("api_read", api_read, prepare=one_game_each)
+        await flat_out("ai_move", api_moves, prepare=games_to_play)
+        await flat_out("ai_move_socket", socket_moves, prepare=games_to_play)
         figures["saturation"] = {
             "concurrency": args.concurrency,
             "seconds_each": args.saturation,
