@@ -51,6 +51,11 @@ def game_between(x, o, **terms) -> Game:
     return services.challenge_accept(user=o, challenge_id=challenge.pk)
 
 
+def alice_and_bob_in_a_game(alice, bob, server, **terms) -> Game:
+    """Sign the pages in as alice (X) and bob (O) and start a game between them."""
+    return game_between(signed_in(alice, server, "alice"), signed_in(bob, server, "bob"), **terms)
+
+
 def test_two_people_meet_in_the_lobby_and_play_a_whole_game_live(asgi_live_server, new_page):
     server = asgi_live_server.url
     alice, bob = new_page(), new_page()
@@ -120,10 +125,8 @@ def test_two_people_meet_in_the_lobby_and_play_a_whole_game_live(asgi_live_serve
 def test_a_spectator_watches_live_and_the_players_see_the_count(asgi_live_server, new_page):
     server = asgi_live_server.url
     alice, bob, carol = new_page(), new_page(), new_page()
-    a = signed_in(alice, asgi_live_server, "alice")
-    b = signed_in(bob, asgi_live_server, "bob")
     signed_in(carol, asgi_live_server, "carol")
-    game = game_between(a, b, move_time_limit=300)
+    game = alice_and_bob_in_a_game(alice, bob, asgi_live_server, move_time_limit=300)
     url = server + game.get_absolute_url()
 
     alice.goto(url)
@@ -153,9 +156,7 @@ def test_a_spectator_watches_live_and_the_players_see_the_count(asgi_live_server
 def test_a_background_tab_says_it_is_your_turn(asgi_live_server, new_page):
     server = asgi_live_server.url
     alice, bob = new_page(), new_page()
-    a = signed_in(alice, asgi_live_server, "alice")
-    b = signed_in(bob, asgi_live_server, "bob")
-    game = game_between(a, b)
+    game = alice_and_bob_in_a_game(alice, bob, asgi_live_server)
     alice.goto(server + game.get_absolute_url())
     bob.goto(server + game.get_absolute_url())
     expect_live(alice)
@@ -187,9 +188,7 @@ def test_a_background_tab_says_it_is_your_turn(asgi_live_server, new_page):
 def test_a_page_that_lost_its_connection_catches_up_when_it_is_back(asgi_live_server, new_page):
     server = asgi_live_server.url
     alice, bob = new_page(), new_page()
-    a = signed_in(alice, asgi_live_server, "alice")
-    b = signed_in(bob, asgi_live_server, "bob")
-    game = game_between(a, b)
+    game = alice_and_bob_in_a_game(alice, bob, asgi_live_server)
 
     # Bob's socket goes through a switch the test can turn off.
     network = {"down": False, "open": []}
@@ -227,9 +226,7 @@ def test_a_page_that_lost_its_connection_catches_up_when_it_is_back(asgi_live_se
 def test_a_refused_move_shows_the_server_s_reason(asgi_live_server, new_page):
     server = asgi_live_server.url
     alice, bob = new_page(), new_page(expected_errors=["status of 409"])
-    a = signed_in(alice, asgi_live_server, "alice")
-    b = signed_in(bob, asgi_live_server, "bob")
-    game = game_between(a, b)
+    game = alice_and_bob_in_a_game(alice, bob, asgi_live_server)
     alice.goto(server + game.get_absolute_url())
     bob.goto(server + game.get_absolute_url())
     expect_live(bob)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.browser.test_live_browser import assert_not_reloaded, cell, expect_live, game_between, mark_no_reload, signed_in
+from tests.browser.test_live_browser import alice_and_bob_in_a_game, assert_not_reloaded, cell, expect_live, mark_no_reload
 
 OFFLINE = "offline — refreshing every 5 s"
 POLLED = 12_000  # ms: one poll (5 s) and its fetch, with room to spare on a busy machine
@@ -28,9 +28,7 @@ def server_without_redis(settings, request):
 def test_a_blocked_socket_falls_back_on_fetching_the_game(asgi_live_server, new_page):
     server = asgi_live_server.url
     alice, bob = new_page(), new_page()
-    a = signed_in(alice, asgi_live_server, "alice")
-    b = signed_in(bob, asgi_live_server, "bob")
-    game = game_between(a, b)
+    game = alice_and_bob_in_a_game(alice, bob, asgi_live_server)
 
     # Bob's socket never reaches the server: whatever the page opens is closed at once.
     bob.route_web_socket(re.compile(r"/ws/games/"), lambda ws: ws.close(code=1006, reason="blocked"))
@@ -52,9 +50,7 @@ def test_a_blocked_socket_falls_back_on_fetching_the_game(asgi_live_server, new_
 def test_with_redis_down_both_pages_play_on_by_fetching(server_without_redis, new_page):
     server = server_without_redis.url
     alice, bob = new_page(), new_page()
-    a = signed_in(alice, server_without_redis, "alice")
-    b = signed_in(bob, server_without_redis, "bob")
-    game = game_between(a, b)
+    game = alice_and_bob_in_a_game(alice, bob, server_without_redis)
     alice.goto(server + game.get_absolute_url())
     bob.goto(server + game.get_absolute_url())
     for page in (alice, bob):
@@ -73,9 +69,7 @@ def test_with_redis_down_both_pages_play_on_by_fetching(server_without_redis, ne
 def test_a_move_the_server_cannot_take_is_put_back_with_the_reason(asgi_live_server, new_page):
     server = asgi_live_server.url
     alice, bob = new_page(expected_errors=["status of 503"]), new_page()
-    a = signed_in(alice, asgi_live_server, "alice")
-    b = signed_in(bob, asgi_live_server, "bob")
-    game = game_between(a, b)
+    game = alice_and_bob_in_a_game(alice, bob, asgi_live_server)
     alice.goto(server + game.get_absolute_url())
     expect_live(alice)
     mark_no_reload(alice)

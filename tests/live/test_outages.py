@@ -25,6 +25,7 @@ from games import services
 from games.services import Player
 from games.consumers import CLOSE_SERVICE_UNAVAILABLE, CloseWhenServiceDown
 from games.routing import websocket_urlpatterns
+from tests.live.players import alice_and_bob_in_a_game
 from tttsite.settings import redis_channel_layer
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -38,14 +39,8 @@ def redis_down(settings):
 
 
 @database_sync_to_async
-def _alice_bob_and_game():
-    from django.contrib.auth import get_user_model
-
-    users = get_user_model().objects
-    alice = users.create_user("alice", password="x")
-    bob = users.create_user("bob", password="x")
-    challenge = services.challenge_create(challenger=alice, side="X")
-    game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+def _alice_her_game_and_session():
+    alice, _, game = alice_and_bob_in_a_game()
     client = Client()
     client.force_login(alice)
     return alice, game, client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -70,7 +65,7 @@ async def _closed_with_4503(communicator):
 
 
 async def test_the_site_works_over_its_whole_stack():
-    _, game, session = await _alice_bob_and_game()
+    _, game, session = await _alice_her_game_and_session()
     socket = _site_socket(f"/ws/games/{game.pk}/", session)
     connected, _ = await socket.connect()
     assert connected
@@ -80,18 +75,18 @@ async def test_the_site_works_over_its_whole_stack():
 
 @pytest.mark.parametrize("path", ["/ws/games/{game}/", "/ws/lobby/"])
 async def test_redis_down_closes_the_socket_with_4503(redis_down, path):
-    _, game, session = await _alice_bob_and_game()
+    _, game, session = await _alice_her_game_and_session()
     await _closed_with_4503(_site_socket(path.format(game=game.pk), session))
 
 
 async def test_the_session_lookup_failing_closes_the_socket_with_4503():
-    _, game, session = await _alice_bob_and_game()
+    _, game, session = await _alice_her_game_and_session()
     with mock.patch.object(SessionStore, "load", side_effect=OperationalError("server closed the connection")):
         await _closed_with_4503(_site_socket(f"/ws/games/{game.pk}/", session))
 
 
 async def test_the_database_down_inside_the_consumer_closes_the_socket_with_4503():
-    alice, game, _ = await _alice_bob_and_game()
+    alice, game, _ = await _alice_her_game_and_session()
     communicator = WebsocketCommunicator(CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/")
     communicator.scope["user"] = alice  # signed in already: the consumer's own query is the first
     with mock.patch.object(BaseDatabaseWrapper, "ensure_connection", side_effect=OperationalError("refused")):
@@ -99,7 +94,7 @@ async def test_the_database_down_inside_the_consumer_closes_the_socket_with_4503
 
 
 async def test_other_failures_are_not_dressed_up_as_outages():
-    alice, game, _ = await _alice_bob_and_game()
+    alice, game, _ = await _alice_her_game_and_session()
     communicator = WebsocketCommunicator(CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/")
     communicator.scope["user"] = alice
     with mock.patch("games.consumers.GameConsumer._state", side_effect=RuntimeError("a bug")):
@@ -114,7 +109,7 @@ async def test_an_idle_socket_on_redis_outlives_the_layers_wait(settings):
     layer = redis_channel_layer(os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15"))
     layer["CONFIG"]["prefix"] = f"tttsite-test-{os.getpid()}"  # a concurrent run cannot hear these
     settings.CHANNEL_LAYERS = {"default": layer}
-    alice, game, session = await _alice_bob_and_game()
+    alice, game, session = await _alice_her_game_and_session()
     socket = _site_socket(f"/ws/games/{game.pk}/", session)
     connected, _ = await socket.connect()
     assert connected

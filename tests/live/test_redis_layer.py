@@ -15,6 +15,7 @@ from channels.testing import WebsocketCommunicator
 from games import services
 from games.routing import websocket_urlpatterns
 from games.services import Player
+from tests.live.players import alice_and_bob_in_a_game
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -35,15 +36,7 @@ def redis_layer(settings):
     return layer
 
 
-@database_sync_to_async
-def _game():
-    from django.contrib.auth import get_user_model
-
-    users = get_user_model().objects
-    alice = users.create_user("alice", password="x")
-    bob = users.create_user("bob", password="x")
-    challenge = services.challenge_create(challenger=alice, side="X")
-    return alice, bob, services.challenge_accept(user=bob, challenge_id=challenge.pk)
+_game = database_sync_to_async(alice_and_bob_in_a_game)
 
 
 async def test_moves_travel_through_redis_to_both_players(redis_layer):
