@@ -75,7 +75,6 @@ class _LiveConsumer(AsyncJsonWebsocketConsumer):
     can send anything down a socket) is answered, not a crash."""
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        """A frame that is not a JSON object is refused, not a crash of the consumer."""
         try:
             content = json.loads(text_data) if text_data else None
         except (ValueError, RecursionError):

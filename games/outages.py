@@ -6,8 +6,8 @@ Such a failure is not a bug in a request: it is answered with 503 and
 Retry-After, the same way on pages (games/middleware.py), in the API
 (games/api/exceptions.py) and on WebSockets (games/consumers.py), and nothing
 needs restarting once the service is back. Django reconnects to the database
-on the next request (CONN_MAX_AGE with health checks), redis-py to Redis on
-the next command.
+on the next request (PostgreSQL's pool checks a connection before lending it;
+SQLite opens one per request), redis-py to Redis on the next command.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Health checks for whoever runs the site: a load balancer, a process
-supervisor, the load and fault scripts (scripts/load, scripts/faults).
+supervisor, the load and outage scripts (scripts/load, scripts/outage).
 
 /healthz/ answers as soon as the process can serve a request and touches
 nothing else: it is also the "page that does nothing" the load script
@@ -16,6 +16,8 @@ from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from games import outages
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +61,6 @@ def readyz(request):
         names = " and ".join(down)
         body |= {"code": "service_unavailable", "message": f"the {names} is not answering; try again in a few seconds"}
         response = JsonResponse(body, status=503)
-        response["Retry-After"] = "5"
+        response["Retry-After"] = str(outages.RETRY_AFTER)
         return response
     return JsonResponse(body)
