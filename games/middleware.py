@@ -55,7 +55,7 @@ def service_unavailable(request, error: BaseException, service: str) -> HttpResp
     return response
 
 
-class _SyncAndAsync:
+class SyncAndAsyncMiddleware:
     """Runs in the server's own mode, like Django's middleware, so an ASGI
     request takes no thread hop for it."""
 
@@ -91,7 +91,7 @@ class _SyncAndAsync:
         return response
 
 
-class ServiceUnavailableMiddleware(_SyncAndAsync):
+class ServiceUnavailableMiddleware(SyncAndAsyncMiddleware):
     """A stopped database or Redis is a 503 with Retry-After, not a 500.
 
     A view's failure (and its template's) reaches ``process_exception``. A
@@ -129,7 +129,7 @@ def _note_service_down(sender, request=None, **kwargs):
         request._service_down = (error, service)
 
 
-class RequestTooLargeMiddleware(_SyncAndAsync):
+class RequestTooLargeMiddleware(SyncAndAsyncMiddleware):
     """A body longer than DATA_UPLOAD_MAX_MEMORY_SIZE is refused with 413 before
     anything reads it. Django's own check stops form fields but not a JSON body
     read as a stream (what DRF does), and answers a form with a bare 400."""

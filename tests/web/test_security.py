@@ -163,6 +163,17 @@ def test_every_answer_carries_the_security_headers(client, url):
     assert response["Cross-Origin-Opener-Policy"] == "same-origin"
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_the_production_server_path_sends_them_too(async_client):
+    """uvicorn serves through Django's ASGI handler, where middleware runs async."""
+    response = await async_client.get("/")
+
+    assert directives(response["Content-Security-Policy"]) == CSP
+    assert response["Permissions-Policy"] == "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+    assert response["X-Frame-Options"] == "DENY"
+
+
 @pytest.mark.django_db
 def test_the_policy_allows_no_inline_script_or_style_and_no_eval(client):
     sent = directives(client.get("/")["Content-Security-Policy"])
