@@ -1,9 +1,11 @@
 """Statistics and ratings kept as games end, and checked against a recount."""
 
 import random
+import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from games import services, stats
@@ -185,6 +187,40 @@ def test_a_guests_finished_games_count_in_the_account_that_adopts_them(people):
     record = PlayerRecord.objects.get(user=ann, opponent="easy")
     assert record.losses == 2
     assert PlayerStats.objects.get(user=ann).games == 3
+    kept = _snapshot()
+    stats.stats_recount()
+    assert _snapshot() == kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_first_games_ending_at_once_are_all_counted(user):
+    """Their statistics row does not exist yet: each ending makes it or waits
+    for the one that does, and no ending is lost or fails."""
+    player = Player(user=user)
+    games = [services.game_create_against_ai(player=player, side="X", level="easy", seed=n) for n in range(4)]
+    for game in games:
+        services.game_play_move(game_id=game.pk, player=player, cell=4, ply=0)
+    barrier = threading.Barrier(len(games))
+    failures = []
+
+    def resign(game_id):
+        try:
+            barrier.wait()
+            services.game_resign(game_id=game_id, player=player)
+        except Exception as error:  # noqa: BLE001 - a failure is what the test looks for
+            failures.append(repr(error))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=resign, args=(game.pk,)) for game in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert failures == []
+    assert PlayerStats.objects.get(user=user).games == 4
+    assert PlayerRecord.objects.get(user=user).losses == 4
     kept = _snapshot()
     stats.stats_recount()
     assert _snapshot() == kept
