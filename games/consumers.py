@@ -29,6 +29,15 @@ CLOSE_NO_SUCH_GAME = 4404
 CLOSE_SERVICE_UNAVAILABLE = 4503
 
 
+def in_a_thread(method):
+    """Run ``method`` in a thread of the server's pool, with its own database
+    connection, closed (back to the pool) when it is done. Not Channels'
+    default one thread per process for every socket's database work: there,
+    one socket's slow query or lock wait would hold up the moves of every
+    other socket connected to the same process."""
+    return database_sync_to_async(method, thread_sensitive=False)
+
+
 def _watchers_key(game_id: int) -> str:
     return f"watchers:{game_id}"
 
@@ -133,7 +142,7 @@ class GameConsumer(_LiveConsumer):
 
     # -- database work, in a thread ---------------------------------------------
 
-    @database_sync_to_async
+    @in_a_thread
     def _state(self, user):
         game = Game.objects.filter(pk=self.game_id).only(
             "id", "move_count", "status", "x_player_id", "o_player_id", "ai_side", "guest_key"
@@ -142,7 +151,7 @@ class GameConsumer(_LiveConsumer):
             return None
         return {"game": game.pk, "ply": game.move_count, "status": game.status, "side": game.side_of(user)}
 
-    @database_sync_to_async
+    @in_a_thread
     def _play(self, cell, ply) -> dict | None:
         """Play through the services; the refusal to send back, or None. A stored
         move reaches everyone, this socket included, as the published event."""
@@ -159,7 +168,7 @@ class GameConsumer(_LiveConsumer):
             return {"type": "refused", "code": error.code, "message": error.message, "ply": current}
         return None
 
-    @database_sync_to_async
+    @in_a_thread
     def _count_watcher(self, delta: int) -> int:
         key = _watchers_key(self.game_id)
         cache.add(key, 0, timeout=None)
@@ -169,7 +178,7 @@ class GameConsumer(_LiveConsumer):
             cache.set(key, max(0, delta), timeout=None)
             return max(0, delta)
 
-    @database_sync_to_async
+    @in_a_thread
     def _watchers(self) -> int:
         return max(0, cache.get(_watchers_key(self.game_id), 0))
 

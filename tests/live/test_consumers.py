@@ -1,5 +1,8 @@
 """Live play over WebSockets, with Channels' test communicator."""
 
+import asyncio
+import threading
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -160,3 +163,44 @@ async def test_a_hostile_frame_is_refused_and_the_socket_goes_on(frame):
     await a.send_json_to({"action": "move", "cell": 4, "ply": 0})  # still listening
     assert (await a.receive_json_from())["cell"] == 4
     await a.disconnect()
+
+
+async def test_a_move_held_up_in_one_game_does_not_hold_up_another_games_moves(monkeypatch):
+    alice, bob, carol, game = await _players_and_game()
+
+    @database_sync_to_async
+    def carol_and_dave_in_a_game():
+        from django.contrib.auth import get_user_model
+
+        dave = get_user_model().objects.create_user("dave", password="x")
+        challenge = services.challenge_create(challenger=carol, side="X")
+        return services.challenge_accept(user=dave, challenge_id=challenge.pk)
+
+    other = await carol_and_dave_in_a_game()
+    # Alice's move waits (a slow database, a row lock) until it is let go.
+    let_go, held = threading.Event(), threading.Event()
+    play = services.game_play_move
+
+    def slow_in_alices_game(*, game_id, **kwargs):
+        if game_id == game.pk:
+            held.set()
+            let_go.wait(timeout=10)
+        return play(game_id=game_id, **kwargs)
+
+    monkeypatch.setattr(services, "game_play_move", slow_in_alices_game)
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    c, _, _ = await _connect(carol, f"/ws/games/{other.pk}/")
+    await a.receive_json_from()
+    await c.receive_json_from()
+    await a.send_json_to({"action": "move", "cell": 4, "ply": 0})
+    assert await asyncio.to_thread(held.wait, 5)
+    try:
+        await c.send_json_to({"action": "move", "cell": 0, "ply": 0})
+        event = await c.receive_json_from(timeout=5)
+        assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 0)
+    finally:
+        let_go.set()
+    event = await a.receive_json_from(timeout=5)
+    assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 4)
+    await a.disconnect()
+    await c.disconnect()
