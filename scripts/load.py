@@ -11,7 +11,9 @@ For each database asked for (PostgreSQL, SQLite), on a fresh database:
    when pushed as hard as it goes, one kind at a time: /healthz/ (a page that
    does nothing), a read of one game through the API, a move against the AI
    through the API, and one over the game's WebSocket; each as a fraction of
-   /healthz/ (games to play are made before each clock starts);
+   /healthz/. Each kind's seconds come in slices, the kinds in turn, so the
+   machine's ups and downs fall on all of them (games to play are made
+   before each clock starts);
 4. stop the server and check that every move the server acknowledged is
    stored and that every stored game replays to its stored result
    (games.integrity, as `manage.py verify_games`).
@@ -446,18 +448,20 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
         # The games are made before each clock starts, so a figure is of the
         # requests it names and nothing else.
         clients = players[: args.concurrency]
+        answered, spent = Counter(), Counter()
         rates = {}
 
-        async def flat_out(name: str, measure, prepare=None) -> None:
+        async def flat_out(name: str, measure, prepare, seconds: float) -> None:
             """``prepare(server)`` before the clock; ``measure(server, prepared)`` (the
-            requests it got answered) for ``args.saturation`` seconds."""
-            tally.latencies[name] = []
+            requests it got answered) for ``seconds``."""
+            tally.latencies.setdefault(name, [])
             server = Server(base, session, tally, float("inf"))
             prepared = await prepare(server) if prepare else None
             started = server.stop_at = time.monotonic()
-            server.stop_at += args.saturation
-            done = await measure(server, prepared)
-            rates[name] = done / (time.monotonic() - started)
+            server.stop_at += seconds
+            answered[name] += await measure(server, prepared)
+            spent[name] += time.monotonic() - started
+            rates[name] = answered[name] / spent[name]
 
         async def one_game_each(server):
             return await games_for(server, clients, 1)
@@ -465,7 +469,7 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
         async def games_to_play(server):
             # Enough for moves at one third of /healthz/'s pace (about three
             # moves a game); at a slower pace some are left over.
-            return await games_for(server, clients, 2 + int(rates["healthz"] * args.saturation / 3 / 3 / len(clients)))
+            return await games_for(server, clients, 2 + int(rates["healthz"] * slice_seconds / 3 / 3 / len(clients)))
 
         async def healthz(server, _):
             return await hammer_get(server, [(None, "/healthz/")] * len(clients), "healthz")
@@ -475,20 +479,29 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
             return await hammer_get(server, paths, "api_read")
 
         async def api_moves(server, games):
+            before = len(tally.latencies["ai_move"])
             await play_flat_out(server, clients, games, over_socket=False)
-            return len(tally.latencies["ai_move"])
+            return len(tally.latencies["ai_move"]) - before
 
         async def socket_moves(server, games):
+            before = len(tally.latencies["ai_move_socket"])
             await play_flat_out(server, clients, games, over_socket=True)
-            return len(tally.latencies["ai_move_socket"])
+            return len(tally.latencies["ai_move_socket"]) - before
 
-        await flat_out("healthz", healthz)
-        await flat_out("api_read", api_read, prepare=one_game_each)
-        await flat_out("ai_move", api_moves, prepare=games_to_play)
-        await flat_out("ai_move_socket", socket_moves, prepare=games_to_play)
+        # Each kind gets its seconds in slices taken in turn, so a spell of
+        # slowness on a shared machine falls on every kind alike rather than
+        # on whichever was being measured when it came.
+        tally.latencies["ai_move"] = []  # from here on, flat-out moves only
+        slice_seconds = args.saturation / args.slices
+        for _ in range(args.slices):
+            await flat_out("healthz", healthz, None, slice_seconds)
+            await flat_out("api_read", api_read, one_game_each, slice_seconds)
+            await flat_out("ai_move", api_moves, games_to_play, slice_seconds)
+            await flat_out("ai_move_socket", socket_moves, games_to_play, slice_seconds)
         figures["saturation"] = {
             "concurrency": args.concurrency,
             "seconds_each": args.saturation,
+            "slices": args.slices,
             **{
                 name: {
                     "per_second": round(rate, 1),
@@ -729,7 +742,8 @@ def report(kind: str, figures: dict) -> None:
               f"p99 {summary['p99_ms']} ms  max {summary['max_ms']} ms")
     if "saturation" in figures:
         sat = figures["saturation"]
-        print(f"flat out ({sat['concurrency']} clients, {sat['seconds_each']} s each; games made before the clock):")
+        print(f"flat out ({sat['concurrency']} clients, {sat['seconds_each']} s each in {sat['slices']} slices taken in turn; "
+              "games made before the clock):")
         for name, label in SATURATION_LABELS.items():
             figure = sat[name]
             print(f"  {label:<40} {figure['per_second']:>7}/s  p50 {figure['latency']['p50_ms']:>6} ms  "
@@ -754,6 +768,7 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=120, help="seconds of play")
     parser.add_argument("--think", type=float, default=3.0, help="a player's mean pause before a move, seconds (uniform from half to one and a half times it)")
     parser.add_argument("--saturation", type=float, default=20, help="seconds of each saturation measure (0: skip)")
+    parser.add_argument("--slices", type=int, default=4, help="each saturation measure is taken in this many slices, the kinds in turn")
     parser.add_argument("--concurrency", type=int, default=32, help="clients in the saturation measures")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--port", type=int, default=8200)
