@@ -13,6 +13,7 @@ from games import services
 from games.models import Move
 from games.routing import websocket_urlpatterns
 from games.services import Player
+from tests.live.players import alice_and_bob_in_a_game, game_between
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -30,12 +31,8 @@ async def _connect(user, path):
 def _players_and_game():
     from django.contrib.auth import get_user_model
 
-    users = get_user_model().objects
-    alice = users.create_user("alice", password="x")
-    bob = users.create_user("bob", password="x")
-    carol = users.create_user("carol", password="x")
-    challenge = services.challenge_create(challenger=alice, side="X")
-    game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    alice, bob, game = alice_and_bob_in_a_game()
+    carol = get_user_model().objects.create_user("carol", password="x")
     return alice, bob, carol, game
 
 
@@ -172,9 +169,7 @@ async def test_a_move_held_up_in_one_game_does_not_hold_up_another_games_moves(m
     def carol_and_dave_in_a_game():
         from django.contrib.auth import get_user_model
 
-        dave = get_user_model().objects.create_user("dave", password="x")
-        challenge = services.challenge_create(challenger=carol, side="X")
-        return services.challenge_accept(user=dave, challenge_id=challenge.pk)
+        return game_between(carol, get_user_model().objects.create_user("dave", password="x"))
 
     other = await carol_and_dave_in_a_game()
     # Alice's move waits (a slow database, a row lock) until it is let go.

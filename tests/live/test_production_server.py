@@ -30,7 +30,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from websockets.sync.client import connect
 
-from games import services
+from tests.live.players import alice_and_bob_in_a_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -120,11 +120,8 @@ def receive(socket_, wanted: str, ply: int | None = None, timeout: float = 10) -
             return message
 
 
-def test_players_on_different_workers_see_each_others_moves(workers, django_user_model):
-    alice = django_user_model.objects.create_user("alice", password="x")
-    bob = django_user_model.objects.create_user("bob", password="x")
-    challenge = services.challenge_create(challenger=alice, side="X")
-    game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+def test_players_on_different_workers_see_each_others_moves(workers):
+    alice, bob, game = alice_and_bob_in_a_game()
     cookies = {alice: session_cookie(alice), bob: session_cookie(bob)}
 
     first, second = workers
@@ -150,11 +147,8 @@ def test_players_on_different_workers_see_each_others_moves(workers, django_user
     assert game.cells == [4, 0]
 
 
-def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers, django_user_model):
-    alice = django_user_model.objects.create_user("alice", password="x")
-    bob = django_user_model.objects.create_user("bob", password="x")
-    challenge = services.challenge_create(challenger=alice, side="X")
-    game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers):
+    alice, bob, game = alice_and_bob_in_a_game()
     token = Token.objects.create(user=alice).key
 
     first, second = workers
