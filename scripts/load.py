@@ -449,7 +449,6 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
         # requests it names and nothing else.
         clients = players[: args.concurrency]
         answered, spent = Counter(), Counter()
-        rates = {}
 
         async def flat_out(name: str, measure, prepare, seconds: float) -> None:
             """``prepare(server)`` before the clock; ``measure(server, prepared)`` (the
@@ -461,7 +460,6 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
             server.stop_at += seconds
             answered[name] += await measure(server, prepared)
             spent[name] += time.monotonic() - started
-            rates[name] = answered[name] / spent[name]
 
         async def one_game_each(server):
             return await games_for(server, clients, 1)
@@ -469,7 +467,8 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
         async def games_to_play(server):
             # Enough for moves at one third of /healthz/'s pace (about three
             # moves a game); at a slower pace some are left over.
-            return await games_for(server, clients, 2 + int(rates["healthz"] * slice_seconds / 3 / 3 / len(clients)))
+            healthz_rate = answered["healthz"] / spent["healthz"]
+            return await games_for(server, clients, 2 + int(healthz_rate * slice_seconds / 3 / 3 / len(clients)))
 
         async def healthz(server, _):
             return await hammer_get(server, [(None, "/healthz/")] * len(clients), "healthz")
@@ -498,6 +497,7 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
             await flat_out("api_read", api_read, one_game_each, slice_seconds)
             await flat_out("ai_move", api_moves, games_to_play, slice_seconds)
             await flat_out("ai_move_socket", socket_moves, games_to_play, slice_seconds)
+        rates = {name: answered[name] / spent[name] for name in answered}
         figures["saturation"] = {
             "concurrency": args.concurrency,
             "seconds_each": args.saturation,
