@@ -199,3 +199,32 @@ async def test_a_move_held_up_in_one_game_does_not_hold_up_another_games_moves(m
     assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 4)
     await a.disconnect()
     await c.disconnect()
+
+
+async def _everything_heard(communicator) -> list[dict]:
+    """What a socket hears until it has been quiet for half a second."""
+    heard = [await communicator.receive_json_from(timeout=5)]
+    while not await communicator.receive_nothing(timeout=0.5):
+        heard.append(await communicator.receive_json_from())
+    return heard
+
+
+async def test_two_moves_sent_at_once_for_the_same_ply_store_one_and_refuse_the_other():
+    alice, bob, carol, game = await _players_and_game()
+    first, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    second, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")  # a second tab
+    await first.receive_json_from()
+    await second.receive_json_from()
+    await asyncio.gather(
+        first.send_json_to({"action": "move", "cell": 4, "ply": 0}),
+        second.send_json_to({"action": "move", "cell": 0, "ply": 0}),
+    )
+    heard = [event for tab in (first, second) for event in await _everything_heard(tab)]
+    moves = [event for event in heard if event["type"] == "move"]
+    refusals = [event for event in heard if event["type"] == "refused"]
+    stored = await _moves(game)
+    assert len(stored) == 1
+    assert [(event["ply"], event["cell"]) for event in moves] == [(1, stored[0])] * 2  # both tabs hear it
+    assert [(event["code"], event["ply"]) for event in refusals] == [("stale_ply", 1)]  # the other is told
+    await first.disconnect()
+    await second.disconnect()
