@@ -3,6 +3,7 @@
     python -m games.bench            # speed on every variant, and the level table
     python -m games.bench --games N  # games per cell of the level table (default 1000)
     python -m games.bench --skip-levels
+    python -m games.bench --only-5x5 --games-5x5 20   # 5x5 alone, 20 games per opponent and side
 
 Cold figures (import, first move) come from fresh interpreter processes, since
 the first move of a process is what a newly started server pays. Beside the
@@ -191,18 +192,100 @@ def bench_4x4() -> None:
     print(f"  peak memory of that process:          {r['peak_mb']:9.1f} MB   (target < 200 MB)")
 
 
-def bench_5x5(budget: float = 1.0) -> None:
+_COLD_5X5 = """
+import json, random, resource, sys, time
+t0 = time.perf_counter()
+from games import engine
+from games.engine import Board, analyse, best_move
+engine.best_move(Board.empty(5))
+first = time.perf_counter() - t0
+rng = random.Random(5)
+per_side = {games}
+ai_times, analysis_times, unsolved, losses, results = [], [], 0, {{}}, {{}}
+
+
+def adversary(board):
+    # Exact: a best cell by the engine's own exact analysis, at random among equals.
+    return rng.choice(analyse(board).best_cells)
+
+
+opponents = {{
+    "random": lambda board: rng.choice(board.legal_moves),
+    "easy": lambda board: best_move(board, "easy", seed=rng.randrange(1 << 30)),
+    "medium": lambda board: best_move(board, "medium", seed=rng.randrange(1 << 30)),
+    "hard": lambda board: best_move(board, "hard", seed=rng.randrange(1 << 30)),
+    "exact adversary": adversary,
+}}
+for name, opponent in opponents.items():
+    for ai_side in "XO":
+        tally = results.setdefault(name, {{"won": 0, "drawn": 0, "lost": 0}})
+        for _ in range(per_side):
+            board = Board.empty(5)
+            while not board.is_game_over():
+                if board.to_move == ai_side:
+                    t = time.perf_counter()
+                    cell = best_move(board, seed=rng.randrange(1 << 30))
+                    ai_times.append(time.perf_counter() - t)
+                else:
+                    # The opponent's turn, as the game page's overlay and hint show it
+                    # (the analyses remembered so far forgotten).
+                    engine._ANALYSES.clear()
+                    t = time.perf_counter()
+                    analysis = analyse(board)
+                    analysis_times.append(time.perf_counter() - t)
+                    unsolved += sum(1 for e in analysis.values() if not e.exact)
+                    cell = opponent(board)
+                board = board.play(cell)
+            if board.winner is None:
+                tally["drawn"] += 1
+            elif board.winner == ai_side:
+                tally["won"] += 1
+            else:
+                tally["lost"] += 1
+ai_times.sort()
+analysis_times.sort()
+
+
+def at(values, share):
+    return values[min(len(values) - 1, int(len(values) * share))]
+
+
+print(json.dumps({{
+    "first": first,
+    "moves": len(ai_times), "move_p50": at(ai_times, 0.5), "move_p99": at(ai_times, 0.99), "move_max": ai_times[-1],
+    "analyses": len(analysis_times), "analysis_p50": at(analysis_times, 0.5),
+    "analysis_p95": at(analysis_times, 0.95), "analysis_max": analysis_times[-1],
+    "unsolved": unsolved, "results": results,
+    "book": len(engine._solver(5).book),
+    "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}}))
+"""
+
+
+def bench_5x5(games: int) -> bool:
+    """Print the 5x5 figures; False when the perfect AI lost a game or a cell went unsolved."""
+    from games import opening_book
+
     print("## 5x5, four in a row")
-    rng = random.Random(5)
-    times = []
-    for game in range(4):
-        board = Board.empty(5)
-        for _ in range(3 + game * 3):
-            board = board.play(rng.choice(board.legal_moves))
-        start = time.perf_counter()
-        best_move(board, budget=budget)
-        times.append(time.perf_counter() - start)
-    print(f"  strongest level, budget {budget:.1f} s, slowest of {len(times)}: {max(times) * 1e3:7.1f} ms")
+    r = _cold(_COLD_5X5.format(games=games))
+    size = opening_book.BOOK_PATH.stat().st_size if opening_book.BOOK_PATH.exists() else 0
+    print(f"  opening book:                         {r['book']:9d} positions, {size / 1024:.0f} KiB on disk")
+    print(f"  perfect move, empty board, cold:      {r['first'] * 1e3:9.1f} ms   (target < 3000 ms, book load included)")
+    print(f"  perfect moves in {games} games per opponent and side, {r['moves']} moves:")
+    print(f"    median:                             {r['move_p50'] * 1e3:9.1f} ms   (target < 100 ms)")
+    print(f"    p99 / slowest:                      {r['move_p99'] * 1e3:9.1f} / {r['move_max'] * 1e3:.1f} ms   (target < 1000 ms)")
+    print(f"  full analysis of the opponent's turn in those games, {r['analyses']} positions:")
+    print(f"    median:                             {r['analysis_p50'] * 1e3:9.1f} ms")
+    print(f"    p95 / slowest:                      {r['analysis_p95'] * 1e3:9.1f} / {r['analysis_max'] * 1e3:.1f} ms   (target p95 < 2000 ms)")
+    print(f"  cells not solved in time:             {r['unsolved']:9d}   (must be 0)")
+    print(f"  peak memory of that process:          {r['peak_mb']:9.1f} MB   (target < 300 MB)")
+    print("  self-check, the perfect AI's games (won / drawn / lost, both sides):")
+    lost = 0
+    for name, tally in r["results"].items():
+        lost += tally["lost"]
+        print(f"    against {name + ':':<20} {tally['won']:4d} / {tally['drawn']:4d} / {tally['lost']:4d}")
+    print(f"  games the perfect AI lost:            {lost:9d}   (must be 0)")
+    return lost == 0 and r["unsolved"] == 0
 
 
 def _play(x_player: str, o_player: str, size: int, rng: random.Random) -> str:
@@ -212,7 +295,7 @@ def _play(x_player: str, o_player: str, size: int, rng: random.Random) -> str:
         if player == "random":
             cell = rng.choice(board.legal_moves)
         else:
-            cell = best_move(board, player, seed=rng.randrange(1 << 30), budget=0.05)
+            cell = best_move(board, player, seed=rng.randrange(1 << 30))
         board = board.play(cell)
     return board.result()
 
@@ -245,13 +328,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000, help="games per cell of the level table")
     parser.add_argument("--skip-levels", action="store_true")
+    parser.add_argument("--games-5x5", type=int, default=10, help="5x5 games per opponent and side (default 10)")
+    parser.add_argument("--only-5x5", action="store_true", help="only the 5x5 figures")
     args = parser.parse_args()
-    bench_3x3()
-    bench_4x4()
-    bench_5x5()
-    if not args.skip_levels:
+    if not args.only_5x5:
+        bench_3x3()
+        bench_4x4()
+    perfect = bench_5x5(args.games_5x5)
+    if not args.skip_levels and not args.only_5x5:
         level_table(args.games, 3)
         level_table(args.games, 4)
+    if not perfect:
+        sys.exit("FAILED: the perfect AI lost a 5x5 game or left a cell unsolved")
 
 
 if __name__ == "__main__":

@@ -16,19 +16,26 @@ position therefore has one score whatever path led to it (so transposition
 tables can share it), and maximising it wins as soon as possible and, when lost,
 loses as late as possible: the cure for the "fatalist" player that does not
 bother to block because every move loses anyway.
+
+Every board is solved exactly: 3x3 by a table made at import, 4x4 and 5x5 by
+alpha-beta with a transposition table, and on 5x5 an opening book of solved
+positions near the start (``games.opening_book``, built by ``scripts/build_book``).
 """
 
 from __future__ import annotations
 
 import functools
 import random
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 __all__ = [
     "Board",
     "Evaluation",
+    "UNSOLVED",
     "Analysis",
     "SearchStats",
     "MoveReview",
@@ -36,7 +43,10 @@ __all__ = [
     "InvalidMoveError",
     "IllegalMoveError",
     "InvalidPositionError",
+    "LABELS",
     "LEVELS",
+    "OUTCOMES",
+    "UNBEATABLE_LEVEL",
     "START_MODES",
     "VARIANTS",
     "best_move",
@@ -370,15 +380,18 @@ class Board:
 # --------------------------------------------------------------------------
 # Evaluations and statistics.
 
+#: Words for each outcome of a move, for the player making it.
+OUTCOMES = ("win", "draw", "loss", "unsolved")
+
 
 @dataclass(frozen=True)
 class Evaluation:
-    """What a move is worth to the player making it.
+    """What a move is worth to the player making it, under perfect play.
 
-    ``outcome`` is "win", "draw" or "loss" under perfect play, or "unclear" for an
-    estimate that found no forced result. ``plies`` counts the moves to the end of
-    the game, this one included (None when unclear). ``exact`` is False for the
-    5x5 search's estimates, which hold only to the depth it reached.
+    ``outcome`` is "win", "draw" or "loss", or "unsolved" when a search ran out
+    of its time budget before proving anything (it never guesses). ``plies``
+    counts the moves to the end of the game, this one included (None when
+    unsolved). ``exact`` is False only for "unsolved".
     """
 
     outcome: str
@@ -389,31 +402,42 @@ class Evaluation:
     def __str__(self) -> str:
         if self.outcome == "draw":
             return "draw"
-        if self.outcome == "unclear":
-            return f"unclear ({self.score:+d})"
+        if self.outcome == "unsolved":
+            return "not solved in time"
         return f"{self.outcome} in {self.plies}"
+
+
+UNSOLVED = Evaluation("unsolved", None, 0, exact=False)
 
 
 @dataclass(frozen=True)
 class SearchStats:
-    """How much work a search did.
+    """How much work a search did, beside what simpler searches would have done.
 
-    ``nodes`` are the positions the engine visited (alpha-beta with its memory).
-    ``nodes_without_pruning`` is the size of the game tree a plain minimax like
-    the classroom one would walk for the same answer: exact when
-    ``nodes_without_pruning_exact``, otherwise the count of a full-width search to
-    the same depth; None when too large to count.
+    ``nodes`` are the positions this search visited: alpha-beta with its memory
+    (transposition table, symmetry, on 5x5 the opening book), so a position it
+    already knows costs almost nothing. ``textbook_nodes`` is what a textbook
+    alpha-beta (no memory, cells in index order, a full window for each cell)
+    visits for the same answer, and ``minimax_nodes`` what a plain minimax
+    visits: the whole game tree. Each ``*_exact`` flag is False where counting
+    stopped early: the figure is then a lower bound ("more than"), never more
+    than the true count.
     """
 
     nodes: int
-    nodes_without_pruning: int | None
-    nodes_without_pruning_exact: bool
     seconds: float
-    depth: int | None = None
+    depth: int | None
+    textbook_nodes: int
+    textbook_nodes_exact: bool
+    minimax_nodes: int
+    minimax_nodes_exact: bool
 
 
 class Analysis(dict):
-    """``{cell: Evaluation}`` for every legal cell, with the search's ``stats``."""
+    """``{cell: Evaluation}`` for every legal cell, with the search's ``stats``.
+
+    ``exact`` is False when some cell was not solved within the budget.
+    """
 
     def __init__(self, evaluations: dict[int, Evaluation], stats: SearchStats, exact: bool):
         super().__init__(evaluations)
@@ -422,29 +446,32 @@ class Analysis(dict):
 
     @property
     def best_cells(self) -> list[int]:
-        if not self:
+        solved = {cell: e for cell, e in self.items() if e.exact}
+        if not solved:
             return []
-        top = max(e.score for e in self.values())
-        return sorted(cell for cell, e in self.items() if e.score == top)
+        top = max(e.score for e in solved.values())
+        return sorted(cell for cell, e in solved.items() if e.score == top)
 
 
-def _evaluation(score: int, ply_after: int, cells: int, exact: bool = True) -> Evaluation:
-    """Turn the mover's score for a move into an Evaluation.
+def _evaluation(score: int, ply_after: int, cells: int) -> Evaluation:
+    """Turn the mover's exact score for a move into an Evaluation.
 
     ``ply_after`` is the ply number once the move is made; the move itself counts.
     A drawn game ends on a full board, so a draw's distance is the cells left.
     """
     if score > _PROVEN:
-        return Evaluation("win", WIN - score - ply_after + 1, score, exact)
+        return Evaluation("win", WIN - score - ply_after + 1, score)
     if score < -_PROVEN:
-        return Evaluation("loss", WIN + score - ply_after + 1, score, exact)
-    if exact:
-        return Evaluation("draw", cells - ply_after + 1, 0, True)
-    return Evaluation("unclear", None, score, False)
+        return Evaluation("loss", WIN + score - ply_after + 1, score)
+    return Evaluation("draw", cells - ply_after + 1, 0)
 
 
 # --------------------------------------------------------------------------
-# Exact search: alpha-beta with a transposition table, for 3x3 and 4x4.
+# Exact search: alpha-beta with a transposition table, for 4x4 and 5x5.
+
+
+class _Timeout(Exception):
+    """A search ran past its deadline."""
 
 
 @functools.cache
@@ -471,28 +498,92 @@ def _symmetry_tables(geo: _Geometry) -> list[list[list[int]]]:
     return tables
 
 
+def _has_pairing(lines: tuple[int, ...]) -> bool:
+    """Whether every line (a mask of its empty cells) can have two empty cells
+    of its own, no cell shared between lines.
+
+    If so, that side can never complete any of these lines: whenever it takes
+    one cell of a line's pair, the other side takes the other (the classic
+    pairing strategy of positional games). Found by augmenting paths, each line
+    asking for two slots.
+    """
+    forced = 0
+    for empties in lines:
+        if empties.bit_count() == 2:  # a line with two free cells has only one pair
+            if forced & empties:
+                return False
+            forced |= empties
+    slots = []
+    for empties in lines:
+        cells = _cells_of(empties)
+        slots.append(cells)
+        slots.append(cells)
+    owner: dict[int, int] = {}
+
+    def place(slot: int, seen: set[int]) -> bool:
+        for cell in slots[slot]:
+            if cell in seen:
+                continue
+            seen.add(cell)
+            holder = owner.get(cell)
+            if holder is None or place(holder, seen):
+                owner[cell] = slot
+                return True
+        return False
+
+    return all(place(slot, set()) for slot in range(len(slots)))
+
+
+# Transposition-table entries are packed into one int to keep memory down:
+# the lower and upper bound (offset by _INF) and the best cell plus one.
+_BOUND_BITS = 15
+_BOUND_MASK = (1 << _BOUND_BITS) - 1
+
+
 class _ExactSolver:
     """Alpha-beta over (mover, other) bitmasks with a symmetry-reduced memory.
 
-    Exact for any position: cheap facts prune first (an immediate win, a double
-    threat, a single threat that forces the reply, lines nobody can complete any
-    more), then a transposition table keyed by the position's canonical form
-    keeps bounds across calls, so a second question about a nearby position is
-    almost free.
+    Exact for any position. Cheap facts prune first: an immediate win, a double
+    threat, a single threat that forces the reply, lines a side can no longer
+    complete (too few moves left, or the other side can pair them off), and
+    cells on no live line at all, of which one stands for all. Then a
+    transposition table keyed by the position's canonical form keeps bounds
+    across calls, so a second question about a nearby position is almost free;
+    on 5x5 an opening book of solved positions answers near the start.
+
+    Memory is bounded: past ``table_limit`` entries the table starts afresh.
+    One search runs at a time (``lock``); ``deadline`` (a perf_counter time)
+    stops a search with ``_Timeout``, leaving only proven entries behind.
     """
 
     # Mirrored and rotated twins are common early and rare late, where the
     # look-up would cost more than it saves.
     SYMMETRY_PLIES = 8
+    _PAIRING_MEMO_LIMIT = 200_000
 
-    def __init__(self, geo: _Geometry, memory: bool = True):
+    def __init__(
+        self,
+        geo: _Geometry,
+        book: dict[int, int] | None = None,
+        book_line: frozenset[int] = frozenset(),
+        book_plies: int = -1,
+        table_limit: int = 1_000_000,
+    ):
         self.geo = geo
-        self.memory = memory
-        self.table: dict[int, tuple[int, int, int]] = {}
+        self.table: dict[int, int] = {}
+        self.table_limit = table_limit
         self.nodes = 0
-        self._sym_tables = _symmetry_tables(geo) if memory and geo.size > 3 else []
+        self.deadline: float | None = None
+        self.book = book or {}
+        self.book_line = book_line
+        # Book keys are canonical, and only plies up to SYMMETRY_PLIES have one.
+        self.book_plies = min(book_plies, self.SYMMETRY_PLIES) if self.book else -1
+        self.lock = threading.RLock()
+        self._pairings: dict[tuple[int, ...], bool] = {}
+        self._sym_tables = _symmetry_tables(geo) if geo.size > 3 else []
 
     def canonical(self, key: int) -> int:
+        """The smallest image of a key ``me | opp << cells`` under the board's symmetries."""
         best = key
         for t in self._sym_tables:
             image = 0
@@ -504,48 +595,100 @@ class _ExactSolver:
                 best = image
         return best
 
-    def search(self, me: int, opp: int, alpha: int, beta: int) -> int:
+    def _cannot_complete(self, lines: list[int]) -> bool:
+        memo = self._pairings
+        key = tuple(lines)
+        answer = memo.get(key)
+        if answer is None:
+            if len(memo) > self._PAIRING_MEMO_LIMIT:
+                memo.clear()
+            answer = memo[key] = _has_pairing(key)
+        return answer
+
+    def search(self, me: int, opp: int, alpha: int, beta: int, lines: Sequence[int] | None = None) -> int:
         """The exact score of the position for the mover if it lies in (alpha, beta);
         otherwise a bound on the right side of the window."""
         self.nodes += 1
+        if not self.nodes & 1023 and self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Timeout
         geo = self.geo
         occupied = me | opp
         empty = geo.full & ~occupied
         if not empty:
             return 0
         ply = occupied.bit_count()
+        first = -1
+        raw = me | opp << geo.cells
+        key = self.canonical(raw) if ply <= self.SYMMETRY_PLIES else raw
+        if ply <= self.book_plies:
+            known = self.book.get(key)
+            if known is not None:
+                return known
+        packed = self.table.get(key)
+        if packed is not None:
+            t_lo = (packed & _BOUND_MASK) - _INF
+            t_hi = (packed >> _BOUND_BITS & _BOUND_MASK) - _INF
+            if t_lo >= beta:
+                return t_lo
+            if t_hi <= alpha:
+                return t_hi
+            if t_lo == t_hi:
+                return t_lo
+            if t_lo > alpha:
+                alpha = t_lo
+            if t_hi < beta:
+                beta = t_hi
+            if key == raw:  # the remembered move belongs to this orientation
+                first = (packed >> 2 * _BOUND_BITS) - 1
+
         left = geo.cells - ply
         mine_left, theirs_left = (left + 1) // 2, left // 2
         k = geo.k
         threats = 0
-        my_open = their_open = False
-        for line in geo.lines:
+        my_lines: list[int] = []  # lines the mover can still complete, as their empty cells
+        their_lines: list[int] = []
+        # The lines either side can still complete: all that the positions below
+        # need to look at, since a line nobody can complete stays that way.
+        live: list[int] = []
+        for line in geo.lines if lines is None else lines:
             m = me & line
             p = opp & line
+            if m and p:
+                continue
+            alive = False
             if not p:
                 need = k - m.bit_count()
                 if need == 1:
                     return WIN - ply - 1  # win on this move
                 if need <= mine_left:
-                    my_open = True
+                    my_lines.append(line & empty)
+                    alive = True
             if not m:
                 need = k - p.bit_count()
                 if need == 1:
                     threats |= line & ~p
-                    their_open = True
+                    their_lines.append(line & empty)
+                    alive = True
                 elif need <= theirs_left:
-                    their_open = True
+                    their_lines.append(line & empty)
+                    alive = True
+            if alive:
+                live.append(line)
         if threats:
             if threats & (threats - 1):
                 return ply + 2 - WIN  # two threats: one can be blocked, the other wins
             moves = [threats.bit_length() - 1]
         else:
             moves = None
+        my_open = bool(my_lines) and not (2 * len(my_lines) <= left and self._cannot_complete(my_lines))
+        their_open = bool(their_lines) and (
+            bool(threats) or not (2 * len(their_lines) <= left and self._cannot_complete(their_lines))
+        )
+        if not my_open and not their_open:
+            return 0
         # Bounds from what is still possible: no open line, no win.
         hi = WIN - ply - 3 if my_open else 0
         lo = ply + 4 - WIN if their_open else 0
-        if not my_open and not their_open:
-            return 0
         if hi <= alpha:
             return hi
         if lo >= beta:
@@ -555,56 +698,54 @@ class _ExactSolver:
         if hi < beta:
             beta = hi
 
-        key = None
-        first = -1
-        if self.memory:
-            key = me | opp << geo.cells
-            if geo.size > 3 and ply <= self.SYMMETRY_PLIES:
-                key = self.canonical(key)
-            entry = self.table.get(key)
-            if entry is not None:
-                t_lo, t_hi, first = entry
-                if t_lo >= beta:
-                    return t_lo
-                if t_hi <= alpha:
-                    return t_hi
-                if t_lo == t_hi:
-                    return t_lo
-                if t_lo > alpha:
-                    alpha = t_lo
-                if t_hi < beta:
-                    beta = t_hi
-                if key != me | opp << geo.cells:
-                    first = -1  # the remembered move belongs to a mirrored board
-
         if moves is None:
-            moves = [c for c in geo.order if empty >> c & 1]
-            if first >= 0 and empty >> first & 1:
+            # Cells on two or more live lines first, then on one; of the cells on
+            # none (dead for both sides) any one stands for all of them.
+            once = twice = 0
+            for cells in my_lines:
+                twice |= once & cells
+                once |= cells
+            for cells in their_lines:
+                twice |= once & cells
+                once |= cells
+            order = geo.order
+            moves = [c for c in order if twice >> c & 1]
+            moves += [c for c in order if (once & ~twice) >> c & 1]
+            dead = empty & ~once
+            if dead:
+                moves.append((dead & -dead).bit_length() - 1)
+            if first >= 0 and first in moves:
                 moves.remove(first)
                 moves.insert(0, first)
         alpha0 = alpha
         best = -_INF
         best_cell = -1
         for cell in moves:
-            score = -self.search(opp, me | 1 << cell, -beta, -alpha)
+            score = -self.search(opp, me | 1 << cell, -beta, -alpha, live)
             if score > best:
                 best, best_cell = score, cell
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         break
-        if key is not None:
-            if key != me | opp << geo.cells:
-                best_cell = -1  # only remember moves in the canonical orientation
-            entry = self.table.get(key)
-            t_lo, t_hi = (entry[0], entry[1]) if entry else (-_INF, _INF)
-            if best <= alpha0:
-                t_hi = min(t_hi, best)
-            elif best >= beta:
-                t_lo = max(t_lo, best)
-            else:
-                t_lo = t_hi = best
-            self.table[key] = (t_lo, t_hi, best_cell)
+        if key != raw:
+            best_cell = -1  # only remember moves in the canonical orientation
+        table = self.table
+        packed = table.get(key)
+        if packed is None:
+            t_lo, t_hi = -_INF, _INF
+            if len(table) >= self.table_limit:
+                table.clear()  # bounded memory: start afresh rather than grow
+        else:
+            t_lo = (packed & _BOUND_MASK) - _INF
+            t_hi = (packed >> _BOUND_BITS & _BOUND_MASK) - _INF
+        if best <= alpha0:
+            t_hi = min(t_hi, best)
+        elif best >= beta:
+            t_lo = max(t_lo, best)
+        else:
+            t_lo = t_hi = best
+        table[key] = (t_lo + _INF) | (t_hi + _INF) << _BOUND_BITS | (best_cell + 1) << 2 * _BOUND_BITS
         return best
 
     def exact(self, me: int, opp: int) -> int:
@@ -623,6 +764,12 @@ class _ExactSolver:
             self.nodes += 1
             return 0
         return -self.search(opp, mine, -beta, -alpha)
+
+    def best_cells(self, me: int, opp: int, value: int, cells: Iterable[int]) -> Iterable[int]:
+        """The cells among ``cells`` that keep ``value``, the position's exact score."""
+        for cell in cells:
+            if self.score_move(me, opp, cell, value - 1, value + 1) >= value:
+                yield cell
 
 
 # --------------------------------------------------------------------------
@@ -680,27 +827,6 @@ def _solve_3x3() -> tuple[dict[int, int], dict[int, tuple[int, ...]], dict[int, 
     return scores, best, tree
 
 
-_SCORES_3, _BEST_3, _TREE_3 = _solve_3x3()
-_SOLVERS: dict[int, _ExactSolver] = {}
-
-
-def _solver(size: int) -> _ExactSolver:
-    """The process's exact solver for a size; the first call solves the opening.
-
-    Solving every distinct first move and the best replies to it up front (a
-    fraction of a second on 4x4) is what keeps every later move fast.
-    """
-    solver = _SOLVERS.get(size)
-    if solver is None:
-        solver = _SOLVERS[size] = _ExactSolver(_GEOMETRY[size])
-        geo = solver.geo
-        for cell in sorted({min(perm[c] for perm in geo.symmetries) for c in range(geo.cells)}):
-            opening = solver.exact(0, 1 << cell)  # O to move after X's first move
-            for reply in geo.order:  # and prove the replies that keep that score
-                if reply != cell and solver.score_move(0, 1 << cell, reply, opening - 1, opening + 1) >= opening:
-                    break
-    return solver
-
 
 def _child_score_3(board: Board, cell: int) -> int:
     """Exact score for the mover of playing ``cell`` on a 3x3 board."""
@@ -715,156 +841,109 @@ def _child_score_3(board: Board, cell: int) -> int:
     return -_SCORES_3[x | o << 9]
 
 
+
+
+_SCORES_3, _BEST_3, _TREE_3 = _solve_3x3()
+_SOLVERS: dict[int, _ExactSolver] = {}
+_SOLVERS_LOCK = threading.Lock()
+
+
+def _solver(size: int) -> _ExactSolver:
+    """The process's exact solver for a size, made on first use.
+
+    On 4x4 the first call solves every distinct first move and the best replies
+    to it (a fraction of a second), which keeps every later move fast. On 5x5
+    it loads the opening book; without one (missing or damaged) it still
+    solves every position, only more slowly.
+    """
+    solver = _SOLVERS.get(size)
+    if solver is not None:
+        return solver
+    with _SOLVERS_LOCK:
+        solver = _SOLVERS.get(size)
+        if solver is not None:
+            return solver
+        geo = _GEOMETRY[size]
+        if size == 5:
+            from games import opening_book
+
+            book = opening_book.load_or_none()
+            if book:
+                solver = _ExactSolver(geo, book=book.scores, book_line=book.line, book_plies=book.max_ply)
+            else:
+                solver = _ExactSolver(geo)
+        else:
+            solver = _ExactSolver(geo)
+            for cell in sorted({min(perm[c] for perm in geo.symmetries) for c in range(geo.cells)}):
+                opening = solver.exact(0, 1 << cell)  # O to move after X's first move
+                for _ in solver.best_cells(0, 1 << cell, opening, (c for c in geo.order if c != cell)):
+                    break  # and prove one reply that keeps that score
+        _SOLVERS[size] = solver
+    return solver
+
+
 # --------------------------------------------------------------------------
-# 5x5 four in a row: heuristic search under a time budget.
+# What simpler searches would visit: the figures beside the engine's own.
+
+#: A textbook alpha-beta is counted up to this many nodes, then "more than".
+TEXTBOOK_COUNT_LIMIT = 50_000
+_TREE_COUNT_LIMIT = 10  # count game trees exactly up to this many free cells
 
 
-class _Timeout(Exception):
+class _CountLimit(Exception):
     pass
 
 
-class _HeuristicSearch:
-    """Iterative deepening alpha-beta with a transposition table and a line heuristic.
+def _textbook_nodes(geo: _Geometry, me: int, opp: int, limit: int = TEXTBOOK_COUNT_LIMIT) -> tuple[int, bool]:
+    """Nodes a textbook alpha-beta visits to score every legal cell: no memory,
+    cells in index order, a full window for each cell, depth-aware scores.
 
-    The heuristic counts, for every line still open to one side only, how far it
-    has got: a line with three of four marks is worth far more than two with one.
-    The same cheap facts as the exact search (immediate win, double threat,
-    forced block) are applied at every node, so the search never misses a win
-    in one and never fails to block a loss in one.
+    Returns (count, exact); past ``limit`` it stops and the count is a lower bound.
     """
+    full, through, cells = geo.full, geo.lines_through, geo.cells
+    count = 0
 
-    WEIGHTS = (0, 1, 6, 40, 0)
-
-    def __init__(self, geo: _Geometry, deadline: float, max_depth: int | None = None):
-        self.geo = geo
-        self.deadline = deadline
-        self.max_depth = max_depth
-        self.table: dict[int, tuple[int, int, int, int]] = {}
-        self.nodes = 0
-
-    def evaluate(self, me: int, opp: int) -> int:
-        weights = self.WEIGHTS
-        score = 0
-        for line in self.geo.lines:
-            m = me & line
-            p = opp & line
-            if m and not p:
-                score += weights[m.bit_count()]
-            elif p and not m:
-                score -= weights[p.bit_count()]
-        return score
-
-    def search(self, me: int, opp: int, depth: int, alpha: int, beta: int) -> int:
-        self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise _Timeout
-        geo = self.geo
+    def visit(me: int, opp: int, alpha: int, beta: int) -> int:
+        nonlocal count
         occupied = me | opp
-        empty = geo.full & ~occupied
-        if not empty:
-            return 0
         ply = occupied.bit_count()
-        k = geo.k
-        threats = 0
-        weights = self.WEIGHTS
-        static = 0
-        any_open = False
-        for line in geo.lines:
-            m = me & line
-            p = opp & line
-            if not p:
-                n = m.bit_count()
-                if n == k - 1:
-                    return WIN - ply - 1
-                static += weights[n]
-                any_open = True
-            if not m:
-                n = p.bit_count()
-                if n == k - 1:
-                    threats |= line & ~p
-                static -= weights[n]
-                any_open = True
-        if not any_open:
-            return 0
-        if threats:
-            if threats & (threats - 1):
-                return ply + 2 - WIN
-            moves = [threats.bit_length() - 1]
-            depth += 1  # a forced reply costs no depth
-        else:
-            moves = None
-        if depth <= 0:
-            return static
-        key = me | opp << geo.cells
-        entry = self.table.get(key)
-        first = -1
-        if entry is not None:
-            e_depth, e_lo, e_hi, first = entry
-            if e_depth >= depth:
-                if e_lo >= beta:
-                    return e_lo
-                if e_hi <= alpha:
-                    return e_hi
-                if e_lo == e_hi:
-                    return e_lo
-        if moves is None:
-            moves = [c for c in geo.order if empty >> c & 1]
-            if first >= 0 and empty >> first & 1:
-                moves.remove(first)
-                moves.insert(0, first)
-        alpha0 = alpha
-        best, best_cell = -_INF, -1
-        for cell in moves:
-            score = -self.search(opp, me | 1 << cell, depth - 1, -beta, -alpha)
+        best = -_INF
+        for cell in range(cells):
+            bit = 1 << cell
+            if occupied & bit:
+                continue
+            count += 1
+            if count > limit:
+                raise _CountLimit
+            mine = me | bit
+            if any(mine & line == line for line in through[cell]):
+                score = WIN - ply - 1
+            elif mine | opp == full:
+                score = 0
+            else:
+                score = -visit(opp, mine, -beta, -alpha)
             if score > best:
-                best, best_cell = score, cell
+                best = score
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         break
-        lo, hi = -_INF, _INF
-        if best <= alpha0:
-            hi = best
-        elif best >= beta:
-            lo = best
-        else:
-            lo = hi = best
-        self.table[key] = (depth, lo, hi, best_cell)
         return best
 
-    def root(self, board: Board, full_window: bool) -> tuple[dict[int, int], int]:
-        """Score every legal cell by iterative deepening until the deadline.
-
-        Returns the scores of the deepest completed iteration and that depth.
-        With ``full_window`` every cell gets its own score (for analysis);
-        otherwise cells that cannot beat the best are only bounded.
-        """
-        me, opp = board._mover_masks()
-        occupied = me | opp
-        cells = [c for c in self.geo.order if not occupied >> c & 1]
-        scores: dict[int, int] = {}
-        depth_done = 0
-        depth = 1
-        limit = self.max_depth or self.geo.cells
-        try:
-            while depth <= limit and depth <= len(cells):
-                current: dict[int, int] = {}
-                alpha = -_INF
-                for cell in cells:
-                    lo = -_INF if full_window else alpha
-                    score = -self.search(opp, me | 1 << cell, depth - 1, -_INF, -lo)
-                    current[cell] = score
-                    alpha = max(alpha, score)
-                scores, depth_done = current, depth
-                cells.sort(key=lambda c: -current[c])
-                if abs(max(current.values())) > _PROVEN and all(
-                    abs(v) > _PROVEN or not full_window for v in current.values()
-                ):
-                    break  # the result is proven; deeper search cannot change it
-                depth += 1
-        except _Timeout:
-            pass
-        return scores, depth_done
+    count = 1  # the position itself
+    occupied = me | opp
+    try:
+        for cell in range(cells):
+            bit = 1 << cell
+            if occupied & bit:
+                continue
+            count += 1
+            mine = me | bit
+            if not any(mine & line == line for line in through[cell]) and mine | opp != full:
+                visit(opp, mine, -_INF, _INF)
+    except _CountLimit:
+        return limit, False
+    return count, True
 
 
 def _full_width_nodes(empties: int, depth: int) -> int:
@@ -897,115 +976,107 @@ def _game_tree_size(geo: _Geometry, me: int, opp: int, memo: dict[int, int]) -> 
     return size
 
 
+def _minimax_nodes(board: Board) -> tuple[int, bool]:
+    """Nodes a plain minimax visits from ``board``: (count, exact).
+
+    Counted exactly when the tree is small enough; otherwise a lower bound:
+    until either side could first complete a line, no position in the tree
+    ends the game, so the tree holds at least that full-width top.
+    """
+    geo = board._geo
+    if geo.size == 3:
+        return _TREE_3[board._x | board._o << 9], True
+    me, opp = board._mover_masks()
+    empties = geo.cells - board.ply
+    if empties <= _TREE_COUNT_LIMIT:
+        return _game_tree_size(geo, me, opp, {}), True
+    need_me = min((geo.k - (me & line).bit_count() for line in geo.lines if not opp & line), default=geo.cells)
+    need_opp = min((geo.k - (opp & line).bit_count() for line in geo.lines if not me & line), default=geo.cells)
+    first_win = min(2 * need_me - 1, 2 * need_opp)  # plies until the earliest possible win
+    return _full_width_nodes(empties, first_win), False
+
+
 # --------------------------------------------------------------------------
 # Public API: analyse, best_move, review.
 
-#: Default time budget of the 5x5 search, in seconds.
-DEFAULT_BUDGET = 1.0
-_BUDGET_SHARE = 0.9  # the search stops here, leaving the rest for the answer around it
-_TREE_COUNT_LIMIT = 10  # count 4x4 trees exactly up to this many free cells
+#: Default time budget of an analysis, in seconds. Within it every cell is
+#: solved exactly; a cell not solved by then is reported "not solved in time".
+DEFAULT_BUDGET = 5.0
+
+# Analyses already made, newest last: a page that shows the hint and the
+# overlay, or a hint then the AI's move, pays once. Only complete ones are kept.
+_ANALYSES: OrderedDict[tuple[int, int, int], Analysis] = OrderedDict()
+_ANALYSES_LIMIT = 512
+_ANALYSES_LOCK = threading.Lock()
+
+
+def _remember(board: Board, analysis: Analysis) -> None:
+    with _ANALYSES_LOCK:
+        _ANALYSES[board._geo.size, board._x, board._o] = analysis
+        while len(_ANALYSES) > _ANALYSES_LIMIT:
+            _ANALYSES.popitem(last=False)
+
+
+def _recalled(board: Board) -> Analysis | None:
+    with _ANALYSES_LOCK:
+        return _ANALYSES.get((board._geo.size, board._x, board._o))
 
 
 def analyse(board: Board, budget: float | None = None) -> Analysis:
-    """Every legal cell's evaluation for the player to move, and the search statistics.
+    """Every legal cell's exact outcome for the player to move, and what it cost.
 
-    Exact on 3x3 and 4x4. On 5x5 the evaluations are the time-budgeted search's
-    estimates at the depth it reached (``exact`` False) unless a result is forced.
+    Exact on every board. On 4x4 and 5x5 the search has ``budget`` seconds
+    (default :data:`DEFAULT_BUDGET`); a cell it could not solve in that time is
+    ``UNSOLVED`` ("not solved in time") and the analysis is not ``exact``.
     """
     if not isinstance(board, Board):
         raise TypeError("analyse() takes a Board")
     legal = board.legal_moves
-    start = time.perf_counter()
     if not legal:
-        return Analysis({}, SearchStats(0, 0, True, 0.0, 0), exact=True)
+        return Analysis({}, SearchStats(0, 0.0, 0, 1, True, 1, True), exact=True)
+    known = _recalled(board)
+    if known is not None:
+        return known
     me, opp = board._mover_masks()
     geo = board._geo
     ply_after = board.ply + 1
+    start = time.perf_counter()
     if geo.size == 3:
-        # Values come from the solved table; the statistics from a real
-        # alpha-beta run (no memory) so the overlay shows what pruning saves.
-        counter = _ExactSolver(geo, memory=False)
+        # Values come from the solved table; the engine's own work is a search
+        # with memory from scratch, so the overlay shows what it really costs.
+        counter = _ExactSolver(geo)
         for cell in legal:
             counter.score_move(me, opp, cell)
         evaluations = {cell: _evaluation(_child_score_3(board, cell), ply_after, geo.cells) for cell in legal}
-        key = board._x | board._o << 9
-        stats = SearchStats(
-            nodes=counter.nodes + 1,
-            nodes_without_pruning=_TREE_3[key],
-            nodes_without_pruning_exact=True,
-            seconds=time.perf_counter() - start,
-            depth=geo.cells - board.ply,
-        )
-        return Analysis(evaluations, stats, exact=True)
-    if geo.size == 4:
-        solver = _solver(4)
-        before = solver.nodes
+        nodes = counter.nodes + 1
+    else:
+        solver = _solver(geo.size)
         evaluations = {}
-        for cell in legal:
-            evaluations[cell] = _evaluation(solver.score_move(me, opp, cell), ply_after, geo.cells)
-        tree = None
-        if len(legal) <= _TREE_COUNT_LIMIT:
-            tree = _game_tree_size(geo, me, opp, {})
-        stats = SearchStats(
-            nodes=solver.nodes - before + 1,
-            nodes_without_pruning=tree,
-            nodes_without_pruning_exact=tree is not None,
-            seconds=time.perf_counter() - start,
-            depth=len(legal),
-        )
-        return Analysis(evaluations, stats, exact=True)
-    budget = DEFAULT_BUDGET if budget is None else budget
-    search = _HeuristicSearch(geo, start + budget * _BUDGET_SHARE)
-    scores, depth = _search_5x5(board, search, full_window=True)
-    # A forced win or loss found within the search's depth is exact; the rest are estimates.
-    evaluations = {
-        cell: _evaluation(scores[cell], ply_after, geo.cells, exact=abs(scores[cell]) > _PROVEN) for cell in legal
-    }
-    stats = SearchStats(
-        nodes=search.nodes,
-        nodes_without_pruning=_full_width_nodes(len(legal), depth),
-        nodes_without_pruning_exact=False,
-        seconds=time.perf_counter() - start,
-        depth=depth,
-    )
-    return Analysis(evaluations, stats, exact=False)
-
-
-def _search_5x5(board: Board, search: _HeuristicSearch, full_window: bool) -> tuple[dict[int, int], int]:
-    """Root scores on 5x5, with wins in one and forced blocks settled before searching."""
-    me, opp = board._mover_masks()
-    legal = board.legal_moves
-    ply = board.ply
-    wins = [c for c in legal if _completes_line(board._geo, me, c)]
-    threats = [c for c in legal if _completes_line(board._geo, opp, c)]
-    if wins or threats:
-        scores = {}
-        for cell in legal:
-            if cell in wins:
-                scores[cell] = WIN - ply - 1
-            elif threats and cell not in threats:
-                scores[cell] = ply + 2 - WIN  # the opponent completes a line next
-            elif len(threats) > 1:
-                scores[cell] = ply + 2 - WIN
-            else:
-                scores[cell] = None
-        pending = [c for c, s in scores.items() if s is None]
-        if pending and (full_window or not wins):
-            for cell in pending:
-                sub = _HeuristicSearch(search.geo, search.deadline, max_depth=search.max_depth)
-                try:
-                    scores[cell] = -sub.search(opp, me | 1 << cell, 3, -_INF, _INF)
-                except _Timeout:
-                    scores[cell] = -sub.evaluate(opp, me | 1 << cell)
-                search.nodes += sub.nodes
-        for cell in pending:
-            if scores[cell] is None:
-                scores[cell] = ply + 2 - WIN + 1  # below any win, never chosen over one
-        return scores, 1
-    scores, depth = search.root(board, full_window)
-    if not scores:  # not even depth 1 finished: fall back on the static view
-        scores = {c: -search.evaluate(opp, me | 1 << c) for c in legal}
-    return scores, depth
+        with solver.lock:
+            before = solver.nodes
+            solver.deadline = start + (DEFAULT_BUDGET if budget is None else budget)
+            try:
+                for cell in legal:
+                    try:
+                        evaluations[cell] = _evaluation(solver.score_move(me, opp, cell), ply_after, geo.cells)
+                    except _Timeout:
+                        evaluations[cell] = UNSOLVED
+            finally:
+                solver.deadline = None
+            nodes = solver.nodes - before + 1
+    seconds = time.perf_counter() - start
+    textbook, textbook_exact = _textbook_nodes(geo, me, opp)
+    minimax, minimax_exact = _minimax_nodes(board)
+    if not minimax_exact:
+        # A textbook alpha-beta walks part of the same game tree, so the tree
+        # holds at least the positions it counted.
+        minimax = max(minimax, textbook)
+    stats = SearchStats(nodes, seconds, len(legal), textbook, textbook_exact, minimax, minimax_exact)
+    exact = all(e.exact for e in evaluations.values())
+    analysis = Analysis(evaluations, stats, exact=exact)
+    if exact:
+        _remember(board, analysis)
+    return analysis
 
 
 def _completes_line(geo: _Geometry, marks: int, cell: int) -> bool:
@@ -1020,32 +1091,45 @@ def _random_for(seed: int | None) -> random.Random:
     return _rng if seed is None else random.Random(seed)
 
 
-def _perfect_move(board: Board, rng: random.Random, budget: float | None) -> int:
-    """One of the best cells for the mover, chosen at random among equals."""
-    geo = board._geo
-    if geo.size == 3:
-        return rng.choice(_BEST_3[board._x | board._o << 9])
-    if geo.size == 4:
-        return _perfect_move_4x4(board, rng)
-    budget = DEFAULT_BUDGET if budget is None else budget
-    search = _HeuristicSearch(geo, time.perf_counter() + budget * _BUDGET_SHARE)
-    scores, _ = _search_5x5(board, search, full_window=False)
-    top = max(scores.values())
-    return rng.choice(sorted(c for c, s in scores.items() if s == top))
+def _perfect_move(board: Board, rng: random.Random, deadline: float | None = None) -> int:
+    """One of the best cells for the mover: never worse, fastest win, slowest loss.
 
-
-def _perfect_move_4x4(board: Board, rng: random.Random) -> int:
-    """Solve the position once, then take the first cell, in random order, that
-    keeps its score: proving one good cell is far cheaper than proving all."""
-    solver = _solver(4)
+    An analysis already made answers at once. Otherwise the position is solved
+    once and the first cell, in random order, that keeps its score is played:
+    proving one good cell is far cheaper than proving all. On 5x5 the cell
+    the opening book plays is tried first, then the cells whose positions the
+    book knows, so the engine stays on the book's line while it can. Past
+    ``deadline`` (perf_counter time), ``_Timeout``.
+    """
+    known = _recalled(board)
+    if known is not None:
+        return rng.choice(known.best_cells)
+    solver = _solver(board._geo.size)
     me, opp = board._mover_masks()
-    best = solver.exact(me, opp)
     cells = board.legal_moves
     rng.shuffle(cells)
-    for cell in cells:
-        if solver.score_move(me, opp, cell, best - 1, best + 1) >= best:
-            return cell
-    raise AssertionError(f'no cell reaches the score of "{board}"')  # cannot happen: best is some cell's score
+    if solver.book:
+        cells.sort(key=lambda cell: _book_rank(solver, board, cell))
+    with solver.lock:
+        solver.deadline = deadline
+        try:
+            value = solver.exact(me, opp)
+            for cell in solver.best_cells(me, opp, value, cells):
+                return cell
+        finally:
+            solver.deadline = None
+    raise AssertionError(f'no cell reaches the score of "{board}"')  # cannot happen: value is some cell's score
+
+
+def _book_rank(solver: _ExactSolver, board: Board, cell: int) -> int:
+    """0 for the book's own move, 1 for a cell whose position the book knows, 2 otherwise."""
+    if board.ply + 1 > solver.book_plies:
+        return 2
+    me, opp = board._mover_masks()
+    key = solver.canonical(opp | (me | 1 << cell) << board._geo.cells)
+    if key in solver.book_line:
+        return 0
+    return 1 if key in solver.book else 2
 
 
 def _tactical_cells(board: Board) -> tuple[list[int], list[int]]:
@@ -1061,7 +1145,8 @@ def _tactical_cells(board: Board) -> tuple[list[int], list[int]]:
 
 # What each level does, in the order its checks are tried. Strength comes from
 # two dials: how often it plays the perfect move, and whether it at least takes
-# a win in one and blocks a loss in one when it does not.
+# a win in one and blocks a loss in one when it does not. Only "perfect" never
+# loses; the others are weaker on purpose.
 _LEVEL_SKILL = {
     # level: (chance of the perfect move, takes wins in one, blocks losses in one)
     "easy": (0.0, False, False),
@@ -1070,15 +1155,24 @@ _LEVEL_SKILL = {
     "perfect": (1.0, True, True),
 }
 
+#: The one level that never loses, on every board.
+UNBEATABLE_LEVEL = "perfect"
+#: Seconds a weaker level looks for the perfect move before it settles for its
+#: own (only far from the 5x5 book does that take longer).
+WEAKER_LEVEL_BUDGET = 1.0
+
 
 def best_move(board: Board, level: str = "perfect", seed: int | None = None, budget: float | None = None) -> int:
     """The cell the engine plays at ``level`` ("easy", "medium", "hard", "perfect").
 
-    ``perfect`` never loses, wins fastest and, when lost, loses slowest, choosing
-    among equally good cells at random (``seed`` makes that repeatable). Weaker
-    levels mix in random moves: ``easy`` plays at random, ``medium`` takes a win
-    in one and blocks a loss in one but otherwise plays at random, ``hard`` plays
-    the perfect move most of the time. ``budget`` bounds the 5x5 search in seconds.
+    ``perfect`` never loses on any board, wins fastest and, when lost, loses
+    slowest, choosing among equally good cells at random (``seed`` makes that
+    repeatable). Weaker levels mix in random moves: ``easy`` plays at random,
+    ``medium`` takes a win in one and blocks a loss in one but otherwise plays
+    at random, ``hard`` plays the perfect move most of the time, when it finds
+    it within ``budget`` seconds (default :data:`WEAKER_LEVEL_BUDGET`), and
+    ``medium``'s move otherwise. ``perfect`` has no budget: it always finds
+    the perfect move.
     """
     if level == "perfect" and board._geo.size == 3:
         # The hot path: one look-up in the solved table.
@@ -1095,8 +1189,15 @@ def best_move(board: Board, level: str = "perfect", seed: int | None = None, bud
         raise IllegalMoveError(f'there is no move to make: the game is over in "{board}"')
     rng = _random_for(seed)
     skill, takes_wins, blocks = _LEVEL_SKILL[level]
-    if skill == 1.0 or (skill and rng.random() < skill):
-        return _perfect_move(board, rng, budget)
+    if skill == 1.0:
+        return _perfect_move(board, rng)
+    if skill and rng.random() < skill:
+        if board._geo.size == 3:
+            return rng.choice(_BEST_3[board._x | board._o << 9])
+        try:
+            return _perfect_move(board, rng, time.perf_counter() + (WEAKER_LEVEL_BUDGET if budget is None else budget))
+        except _Timeout:
+            pass  # a weaker level settles for less
     wins, threats = _tactical_cells(board)
     if takes_wins and wins:
         return rng.choice(wins)
@@ -1122,15 +1223,18 @@ def opening_move(board: Board, mode: str, level: str = "perfect", seed: int | No
 # --------------------------------------------------------------------------
 # Review of a finished game.
 
+#: The labels of a reviewed move, best first, as chess sites use them.
+LABELS = ("best", "inaccuracy", "mistake", "blunder")
+
 
 @dataclass(frozen=True)
 class MoveReview:
-    """One move of a game judged against the engine's evaluation of its position."""
+    """One move of a game judged against the exact evaluation of its position."""
 
     ply: int  # 0 for the first move
     player: str  # "X" or "O"
     cell: int
-    label: str  # "best", "inaccurate", "mistake" or "blunder"
+    label: str  # one of LABELS, or "unsolved" when the position was not solved in time
     played: Evaluation
     best: Evaluation
     best_cells: tuple[int, ...]
@@ -1145,51 +1249,84 @@ class Review:
     exact: bool
 
     def counts(self) -> dict[str, int]:
-        out = {label: 0 for label in ("best", "inaccurate", "mistake", "blunder")}
+        out = {label: 0 for label in LABELS}
         for move in self.moves:
-            out[move.label] += 1
+            if move.label in out:
+                out[move.label] += 1
         return out
 
 
-_OUTCOME_RANK = {"loss": 0, "unclear": 1, "draw": 1, "win": 2}
+_OUTCOME_RANK = {"loss": 0, "draw": 1, "win": 2}
 
 
 def _label(played: Evaluation, best: Evaluation) -> str:
+    """best; inaccuracy (same outcome, slower win or sooner loss); mistake (a
+    win thrown to a draw); blunder (a win or a draw thrown to a loss)."""
     if played.score == best.score:
         return "best"
-    drop = _OUTCOME_RANK[best.outcome] - _OUTCOME_RANK[played.outcome]
-    if drop <= 0:
-        return "inaccurate"  # same outcome, only slower (or, on 5x5, a lower estimate)
-    if drop == 2:
+    if played.outcome == best.outcome:
+        return "inaccuracy"
+    if played.outcome == "loss":
         return "blunder"
     return "mistake"
 
 
-def review(moves: Sequence[int], size: int = 3, budget: float = 0.2) -> Review:
-    """Label every move of a game: best, inaccurate, mistake or blunder.
+def _judge(board: Board, cell: int, deadline: float) -> tuple[Evaluation, Evaluation, tuple[int, ...]]:
+    """(the played cell's evaluation, the best one, every best cell) for ``board``."""
+    geo = board._geo
+    ply_after = board.ply + 1
+    if geo.size == 3:
+        scores = {c: _child_score_3(board, c) for c in board.legal_moves}
+        top = max(scores.values())
+        best_cells = tuple(sorted(c for c, s in scores.items() if s == top))
+        return _evaluation(scores[cell], ply_after, geo.cells), _evaluation(top, ply_after, geo.cells), best_cells
+    solver = _solver(geo.size)
+    me, opp = board._mover_masks()
+    with solver.lock:
+        solver.deadline = deadline
+        try:
+            value = solver.exact(me, opp)
+            played = solver.score_move(me, opp, cell, value - 1, value + 1)
+            if played >= value:
+                played = value
+            else:
+                played = solver.score_move(me, opp, cell)
+            best_cells = tuple(sorted(solver.best_cells(me, opp, value, board.legal_moves)))
+        finally:
+            solver.deadline = None
+    return _evaluation(played, ply_after, geo.cells), _evaluation(value, ply_after, geo.cells), best_cells
 
-    A move is *inaccurate* when it keeps the outcome but wins more slowly or
-    loses sooner, a *mistake* when it turns a win into a draw or a draw into a
-    loss, a *blunder* when it turns a win into a loss. The decisive move is the
-    last one that changed the outcome under perfect play. On 5x5 the labels rest
-    on the search's estimates (``budget`` seconds a position).
+
+#: Default time budget of a whole review on 4x4 and 5x5, in seconds.
+REVIEW_BUDGET = 10.0
+
+
+def review(moves: Sequence[int], size: int = 3, budget: float | None = None) -> Review:
+    """Label every move of a game from exact outcomes: best, inaccuracy, mistake or blunder.
+
+    The decisive move is the last one that changed the outcome under perfect
+    play: in a lost game, the move that really lost it. On 4x4 and 5x5 the
+    positions are solved from the last move back, within ``budget`` seconds
+    for the whole game (default :data:`REVIEW_BUDGET`); a move whose position
+    was not solved in time is labelled "unsolved", never guessed.
     """
-    board = Board.empty(size)
-    reviewed = []
-    decisive = None
-    exact = True
-    for ply, cell in enumerate(moves):
-        player = board.to_move
-        analysis = analyse(board, budget=budget) if size == 5 else analyse(board)
-        if cell not in analysis:
-            board.play(cell)  # raises the precise error for a bad or illegal cell
-        exact = exact and analysis.exact
-        best_cells = tuple(analysis.best_cells)
-        best = analysis[best_cells[0]]
-        played = analysis[cell]
-        label = _label(played, best)
-        if label in ("mistake", "blunder"):
-            decisive = ply
-        reviewed.append(MoveReview(ply, player, cell, label, played, best, best_cells))
-        board = board.play(cell)
-    return Review(tuple(reviewed), decisive, exact)
+    boards = [Board.empty(size)]
+    for cell in moves:
+        boards.append(boards[-1].play(cell))  # raises the precise error for a bad or illegal cell
+    deadline = time.perf_counter() + (REVIEW_BUDGET if budget is None else budget)
+    reviewed: list[MoveReview] = []
+    out_of_time = False
+    for ply in reversed(range(len(moves))):
+        board, cell = boards[ply], moves[ply]
+        if not out_of_time:
+            try:
+                played, best, best_cells = _judge(board, cell, deadline)
+            except _Timeout:
+                out_of_time = True
+        if out_of_time:
+            reviewed.append(MoveReview(ply, board.to_move, cell, "unsolved", UNSOLVED, UNSOLVED, ()))
+        else:
+            reviewed.append(MoveReview(ply, board.to_move, cell, _label(played, best), played, best, best_cells))
+    reviewed.reverse()
+    decisive = next((m.ply for m in reversed(reviewed) if m.label in ("mistake", "blunder")), None)
+    return Review(tuple(reviewed), decisive, exact=not out_of_time)

@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from games.models import MOVE_TIME_LIMITS, Level, StartMode, Variant
+from games.models import MOVE_TIME_LIMITS, Level, StartMode, Variant, levels_described
 
 
 class SignUpForm(UserCreationForm):
@@ -27,7 +27,13 @@ class NewGameForm(forms.Form):
         initial="X",
         widget=forms.RadioSelect,
     )
-    level = forms.ChoiceField(label="AI level", choices=Level.choices, initial=Level.PERFECT, widget=forms.RadioSelect)
+    level = forms.ChoiceField(
+        label="AI level",
+        choices=Level.choices,
+        initial=Level.PERFECT,
+        widget=forms.RadioSelect,
+        help_text=levels_described(),
+    )
     start_mode = forms.ChoiceField(
         label="The AI's first move, when it starts",
         choices=StartMode.choices,

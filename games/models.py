@@ -37,6 +37,22 @@ class Level(models.TextChoices):
     PERFECT = "perfect", "Perfect"
 
 
+#: What each level does, as the new-game form, the API and the terminal say it.
+#: Only Perfect never loses (``engine.UNBEATABLE_LEVEL``); the others are
+#: weaker on purpose.
+LEVEL_DESCRIPTIONS = {
+    Level.EASY: "plays at random",
+    Level.MEDIUM: "takes a win in one move and blocks a loss in one, otherwise plays at random",
+    Level.HARD: "plays the perfect move about 7 times in 10, otherwise like Medium",
+    Level.PERFECT: "plays every position perfectly: the only level that never loses, on any board",
+}
+
+
+def levels_described() -> str:
+    """Every level and what it does, in one paragraph: "Easy plays at random. ..."."""
+    return " ".join(f"{level.label} {LEVEL_DESCRIPTIONS[level]}." for level in Level)
+
+
 class Side(models.TextChoices):
     X = "X", "X"
     O = "O", "O"  # noqa: E741 - the mark's own name

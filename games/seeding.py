@@ -52,7 +52,10 @@ SHARE_AGAINST_AI = 0.75
 SHARE_GUESTS = 0.05  # of the games against the AI
 #: Games per pool entry (variant, X's level, O's level): the bigger boards are dearer.
 POOL_SIZE = {"3x3": 2000, "4x4": 120, "5x5": 40}
-BUDGET_5X5 = 0.005  # seconds per search on 5x5
+#: Seconds a weaker level looks for the perfect move on 4x4 and 5x5 before it
+#: settles for less: seeding wants many games quickly, and a person at that
+#: level plays no better. The perfect level has no budget.
+SEEDED_LEVEL_BUDGET = 0.005
 MOVE_TIME_LIMITS = {None: 0.55, 30: 0.10, 60: 0.15, 300: 0.15, 86400: 0.05}
 
 GAME_COLUMNS = [
@@ -73,7 +76,7 @@ def play_game(variant: str, x_level: str, o_level: str, rng: random.Random) -> t
     cells = []
     while not board.is_game_over():
         level = x_level if board.ply % 2 == 0 else o_level
-        cell = best_move(board, level, seed=rng.getrandbits(32), budget=BUDGET_5X5)
+        cell = best_move(board, level, seed=rng.getrandbits(32), budget=SEEDED_LEVEL_BUDGET)
         cells.append(cell)
         board = board.play(cell)
     return tuple(cells)

@@ -262,15 +262,18 @@ def game_review(game: Game):
 
     if game.status != Status.FINISHED:
         return None
-    key = f"review:{game.pk}:{game.move_count}"
+    # "exact": reviews cached before every board was solved exactly carry old labels.
+    key = f"review:exact:{game.pk}:{game.move_count}"
     # The cache only saves work: while Redis is down the review is worked out afresh.
     with suppress(*outages.REDIS_DOWN):
         review = cache.get(key)
         if review is not None:
             return review
-    review = engine.review(game.cells, size=game.size, budget=0.05)
+    review = engine.review(game.cells, size=game.size)
+    # A review with a position not solved in time is kept ten minutes only: a
+    # later try may solve it.
     with suppress(*outages.REDIS_DOWN):
-        cache.set(key, review, 24 * 3600)
+        cache.set(key, review, 24 * 3600 if review.exact else 600)
     return review
 
 

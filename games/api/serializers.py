@@ -26,6 +26,7 @@ from games.models import (
     Status,
     Termination,
     Variant,
+    levels_described,
 )
 from games.selectors import RESULT_FILTERS
 
@@ -232,7 +233,7 @@ class GameCreateInputSerializer(serializers.Serializer):
         },
     )
     variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.THREE)
-    level = serializers.ChoiceField(choices=Level.choices, default=Level.PERFECT)
+    level = serializers.ChoiceField(choices=Level.choices, default=Level.PERFECT, help_text=levels_described())
     side = serializers.ChoiceField(
         choices=[*Side.choices, ("random", "Random")], default=Side.X, help_text="The side you play."
     )
@@ -319,25 +320,43 @@ class ChallengeTokenInputSerializer(serializers.Serializer):
 
 
 class EvaluationSerializer(serializers.Serializer):
+    """A move's value in words. The search's internal score is never part of it."""
+
     outcome = serializers.ChoiceField(
-        choices=["win", "draw", "loss", "unclear"], help_text="For the player making the move, under perfect play."
+        choices=list(engine.OUTCOMES),
+        help_text='For the player making the move, under perfect play from both sides: "win", "draw" or '
+        '"loss", proven by the search. "unsolved" when the search ran out of its time before proving '
+        "anything; it never guesses.",
     )
-    plies = serializers.IntegerField(allow_null=True, help_text="Moves to the end of the game, this one included.")
-    exact = serializers.BooleanField(help_text="False for the 5x5 search's estimates.")
-
-
-class CellEvaluationSerializer(EvaluationSerializer):
-    score = serializers.IntegerField(help_text="The search's score: higher is better for the player to move.")
+    plies = serializers.IntegerField(
+        allow_null=True, help_text="Moves to the end of the game, this one included; null when unsolved."
+    )
+    exact = serializers.BooleanField(help_text='True for a proven outcome; false only for "unsolved".')
 
 
 class SearchStatsSerializer(serializers.Serializer):
-    nodes = serializers.IntegerField(help_text="Positions the engine visited.")
-    nodes_without_pruning = serializers.IntegerField(
-        allow_null=True, help_text="What plain minimax would visit; null when too large to count."
+    nodes = serializers.IntegerField(
+        help_text="Positions this search visited: alpha-beta with memory (transposition table, symmetries, "
+        "on 5x5 an opening book), so a position it already knows costs almost nothing."
     )
-    nodes_without_pruning_exact = serializers.BooleanField()
-    seconds = serializers.FloatField()
-    depth = serializers.IntegerField(allow_null=True)
+    seconds = serializers.FloatField(help_text="How long this search took.")
+    depth = serializers.IntegerField(
+        allow_null=True, help_text="Plies from here to a full board: the search looks to the end of the game."
+    )
+    textbook_nodes = serializers.IntegerField(
+        help_text="Positions a textbook alpha-beta (no memory, fixed move order) visits for the same "
+        "answer; a lower bound when textbook_nodes_exact is false."
+    )
+    textbook_nodes_exact = serializers.BooleanField(
+        help_text="False when counting stopped early: the true count is more than textbook_nodes."
+    )
+    minimax_nodes = serializers.IntegerField(
+        help_text="Positions a plain minimax visits: the whole game tree from here; a lower bound when "
+        "minimax_nodes_exact is false."
+    )
+    minimax_nodes_exact = serializers.BooleanField(
+        help_text="False when counting stopped early: the true count is more than minimax_nodes."
+    )
 
 
 class AnalyseInputSerializer(serializers.Serializer):
@@ -355,12 +374,18 @@ class AnalysisSerializer(serializers.Serializer):
 
     board = serializers.CharField()
     to_move = serializers.ChoiceField(choices=Side.choices, allow_null=True)
-    exact = serializers.BooleanField(help_text="False when the 5x5 search's estimates are in it.")
+    exact = serializers.BooleanField(
+        help_text='True when every cell was solved; false when some cell is "unsolved" (out of time).'
+    )
     cells = serializers.DictField(
-        child=CellEvaluationSerializer(),
+        child=EvaluationSerializer(),
         help_text="Every empty cell's value for the player to move, by cell; empty once the game is over.",
     )
-    best_cells = serializers.ListField(child=serializers.IntegerField())
+    best_cells = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The solved cells with the best outcome for the player to move: the fastest win, else a "
+        "draw, else the slowest loss.",
+    )
     stats = SearchStatsSerializer()
 
     @classmethod
@@ -382,7 +407,12 @@ class MoveReviewSerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     player = serializers.ChoiceField(choices=Side.choices)
     cell = serializers.IntegerField()
-    label = serializers.ChoiceField(choices=["best", "inaccurate", "mistake", "blunder"])
+    label = serializers.ChoiceField(
+        choices=[*engine.LABELS, "unsolved"],
+        help_text='"best"; "inaccuracy": the same outcome, but a slower win or a sooner loss; "mistake": a win '
+        'thrown to a draw; "blunder": a win or a draw thrown to a loss; "unsolved": the position was not '
+        "solved in time.",
+    )
     played = EvaluationSerializer()
     best = EvaluationSerializer()
     best_cells = serializers.ListField(child=serializers.IntegerField())
@@ -392,7 +422,9 @@ class ReviewSerializer(serializers.Serializer):
     """Built from ``{"game": Game, "review": engine.Review}``."""
 
     game = serializers.IntegerField(source="game.pk")
-    exact = serializers.BooleanField(source="review.exact")
+    exact = serializers.BooleanField(
+        source="review.exact", help_text='False when some position was not solved in time (labelled "unsolved").'
+    )
     decisive_ply = serializers.IntegerField(
         source="review.decisive_ply", allow_null=True, help_text="The move that decided the result, if one did."
     )

@@ -24,9 +24,9 @@ from games.api.schema import THROTTLED_OR_LOCKED_OUT, answers, answers_to_a_chal
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.services import Player
 
-#: Seconds the engine may think about a 5x5 position for /api/analyse/
-#: (3x3 and 4x4 are solved exactly and fast).
-ANALYSE_BUDGET = 0.5
+#: Seconds the engine may think about a position for /api/analyse/. Every
+#: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
+ANALYSE_BUDGET = 3.0
 
 
 # --------------------------------------------------------------------------
@@ -203,7 +203,10 @@ class GameReviewApi(APIView):
         operation_id="games_review",
         tags=["games"],
         responses=answers({200: s.ReviewSerializer}, 401, 404, 409),
-        description="The engine's label for every move of a finished game, and the move that decided it. "
+        description="The engine's label for every move of a finished game, from exact outcomes: `best`, "
+        "`inaccuracy` (same outcome, but a slower win or a sooner loss), `mistake` (a win thrown to a draw) "
+        "or `blunder` (a win or a draw thrown to a loss); `unsolved` for a position not solved in time, "
+        "and then `exact: false`. Also the move that decided the result. "
         "409 (`game_not_finished`) before the end.",
     )
     def get(self, request, pk: int):
@@ -326,9 +329,12 @@ class AnalyseApi(APIView):
         tags=["engine"],
         request=s.AnalyseInputSerializer,
         responses=answers({200: s.AnalysisSerializer}, 400, 401, 403, body=True),
-        description="The engine's evaluation of every empty cell for the player to move. "
-        "Exact on 3x3 and 4x4; on 5x5 the search thinks for half a second and its estimates say "
-        "`exact: false`. A finished position has no cells to evaluate: `cells` is empty. "
+        description="The engine's evaluation of every empty cell for the player to move: a win, a draw or "
+        "a loss under perfect play from both sides, and in how many moves. Exact on every board (3x3, 4x4 "
+        f"and 5x5). The search has {ANALYSE_BUDGET:g} seconds; a cell it has not solved by then is "
+        "`unsolved` and the analysis says `exact: false` (it never guesses, and no raw search score is "
+        "given). `stats` compares the positions this search visited with what a textbook alpha-beta and "
+        "a plain minimax would visit. A finished position has no cells to evaluate: `cells` is empty. "
         "An impossible position is a 400 whose message says why. Open to anyone, with a tighter rate limit.",
     )
     def post(self, request):

@@ -7,12 +7,31 @@ register = template.Library()
 
 @register.filter
 def short_evaluation(evaluation) -> str:
-    """"win 3", "draw", "loss 2": what fits inside a cell."""
+    """"win 3", "draw", "loss 2" or "not solved": what fits inside a cell.
+
+    Words only: the search's raw score means nothing to a player and is never shown.
+    """
     if evaluation.outcome in ("win", "loss"):
         return f"{evaluation.outcome} {evaluation.plies}"
-    if evaluation.outcome == "unclear":
-        return f"{evaluation.score:+d}"
-    return evaluation.outcome
+    if evaluation.outcome == "draw":
+        return "draw"
+    return "not solved"
+
+
+@register.filter
+def node_count(count: int, exact: bool = True) -> str:
+    """A count of positions: "1,234", or "more than 50,000" where counting stopped early."""
+    return f"{count:,}" if exact else f"more than {count:,}"
+
+
+#: How a review's label reads; the others read as they are.
+_LABEL_WORDS = {"unsolved": "not solved"}
+
+
+@register.filter
+def review_label(label: str) -> str:
+    """A reviewed move's label in words: "best", "inaccuracy", ..., "not solved"."""
+    return _LABEL_WORDS.get(label, label)
 
 
 @register.filter

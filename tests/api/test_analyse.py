@@ -1,6 +1,7 @@
 """The engine for anyone: every empty cell's value, the best cells and the work done."""
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.settings import api_settings
 
 from games import engine
@@ -9,6 +10,12 @@ from tests.api.conftest import assert_error
 pytestmark = pytest.mark.django_db
 
 URL = "/api/analyse/"
+STATS_KEYS = {
+    "nodes", "seconds", "depth", "textbook_nodes", "textbook_nodes_exact", "minimax_nodes", "minimax_nodes_exact",
+}  # fmt: skip
+#: Late 5x5 positions (15 marks, O to move): solved at once, and small enough
+#: for a plain minimax's tree to be counted exactly.
+LATE_5X5 = [".X..OO..OOO.X.X.OXXXXX.O.", ".X.X.OXOO.OO.XX.XOXO...X."]
 
 
 def test_anyone_may_ask_and_gets_every_empty_cell(anon):
@@ -17,11 +24,12 @@ def test_anyone_may_ask_and_gets_every_empty_cell(anon):
     analysis = response.json()
     assert (analysis["board"], analysis["to_move"], analysis["exact"]) == ("X...O....", "X", True)
     assert sorted(analysis["cells"], key=int) == ["1", "2", "3", "5", "6", "7", "8"]
-    assert analysis["cells"]["8"] == {"outcome": "draw", "plies": 7, "exact": True, "score": 0}
+    assert analysis["cells"]["8"] == {"outcome": "draw", "plies": 7, "exact": True}
     assert analysis["best_cells"] == [1, 2, 3, 5, 6, 7, 8]
     stats = analysis["stats"]
-    assert set(stats) == {"nodes", "nodes_without_pruning", "nodes_without_pruning_exact", "seconds", "depth"}
-    assert stats["nodes"] < stats["nodes_without_pruning"] and stats["nodes_without_pruning_exact"] is True
+    assert set(stats) == STATS_KEYS
+    assert stats["textbook_nodes_exact"] is True and stats["minimax_nodes_exact"] is True
+    assert stats["nodes"] < stats["textbook_nodes"] < stats["minimax_nodes"]
 
 
 def test_a_win_in_one_is_the_best_cell(as_alice):
@@ -40,12 +48,44 @@ def test_it_agrees_with_the_engine(anon):
     assert {int(c): e["outcome"] for c, e in analysis["cells"].items()} == {c: e.outcome for c, e in expected.items()}
 
 
-def test_on_5x5_it_estimates_within_its_budget(anon):
-    analysis = anon.post(URL, {"board": "." * 12 + "X" + "." * 12}).json()
-    assert analysis["exact"] is False and analysis["to_move"] == "O"
-    assert len(analysis["cells"]) == 24
-    assert analysis["stats"]["seconds"] < 1.0
-    assert {e["outcome"] for e in analysis["cells"].values()} <= {"unclear", "win", "loss", "draw"}
+@pytest.mark.parametrize("board", LATE_5X5)
+def test_on_5x5_every_cell_is_solved_exactly_and_told_in_words(anon, board):
+    analysis = anon.post(URL, {"board": board}).json()
+    assert analysis["exact"] is True and analysis["to_move"] == "O"
+    cells = analysis["cells"]
+    assert len(cells) == board.count(".")
+    for evaluation in cells.values():
+        assert set(evaluation) == {"outcome", "plies", "exact"}  # no raw search score
+        assert evaluation["outcome"] in {"win", "draw", "loss"} and evaluation["exact"] is True
+        assert isinstance(evaluation["plies"], int) and evaluation["plies"] >= 1
+    assert analysis["best_cells"] and set(analysis["best_cells"]) <= {int(cell) for cell in cells}
+    stats = analysis["stats"]
+    assert set(stats) == STATS_KEYS
+    assert stats["textbook_nodes_exact"] is True and stats["minimax_nodes_exact"] is True
+    assert stats["textbook_nodes"] <= stats["minimax_nodes"]
+
+
+def test_a_cell_not_solved_in_time_says_so_and_nothing_else(anon, monkeypatch):
+    monkeypatch.setattr("games.api.views.ANALYSE_BUDGET", 0.0)  # no time at all on a nearly empty 5x5
+    analysis = anon.post(URL, {"board": "XO" + "." * 23}).json()  # off the opening book's lines
+    assert analysis["exact"] is False
+    outcomes = {e["outcome"] for e in analysis["cells"].values()}
+    assert "unsolved" in outcomes and outcomes <= {"win", "draw", "loss", "unsolved"}
+    unsolved = [e for e in analysis["cells"].values() if e["outcome"] == "unsolved"]
+    assert all(e == {"outcome": "unsolved", "plies": None, "exact": False} for e in unsolved)
+    assert not set(analysis["best_cells"]) & {int(c) for c, e in analysis["cells"].items() if e in unsolved}
+
+
+def test_the_schema_promises_exact_outcomes_in_words_within_three_seconds():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    description = schema["paths"]["/api/analyse/"]["post"]["description"]
+    assert "Exact on every board" in description and "3 seconds" in description
+    assert "estimate" not in description
+    components = schema["components"]["schemas"]
+    assert set(components["Evaluation"]["properties"]) == {"outcome", "plies", "exact"}
+    assert components["OutcomeEnum"]["enum"] == ["win", "draw", "loss", "unsolved"]
+    assert set(components["SearchStats"]["properties"]) == STATS_KEYS
+    assert components["LabelEnum"]["enum"] == ["best", "inaccuracy", "mistake", "blunder", "unsolved"]
 
 
 @pytest.mark.parametrize("board", ["XXXOO....", "XOXXOOOXX"])

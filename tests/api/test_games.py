@@ -6,10 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import engine, services
 from games.models import Game
 from games.services import Player
 from tests.api.conftest import assert_error, stored
+from tests import stats_games
 
 pytestmark = pytest.mark.django_db
 
@@ -261,14 +262,37 @@ def test_a_finished_game_is_reviewed_move_by_move(as_carol, finished_game):
 
 
 def test_the_move_that_threw_the_draw_away_is_the_decisive_one(as_bob, alice, bob, human_game):
-    # X: 0, O: 1 (a mistake: X now wins by force), X: 4, O: 8, X: 3 -> X threatens 5 and 6.
+    # X: 0, O: 1 (a blunder: a draw thrown to a loss, X now wins by force), X: 4, O: 8, X: 3 -> X threatens 5 and 6.
     for ply, cell in enumerate([0, 1, 4, 8, 3, 5, 6]):
         player = Player(user=alice if ply % 2 == 0 else bob)
         services.game_play_move(game_id=human_game.pk, player=player, cell=cell, ply=ply)
     review = as_bob.get(f"/api/games/{human_game.pk}/review/").json()
     labels = [m["label"] for m in review["moves"]]
-    assert labels[1] == "mistake"
+    assert labels[1] == "blunder"
     assert review["decisive_ply"] == 1
+
+
+#: A 4x4 game X wins down the first column, with one move of each kind in it.
+EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
+
+
+def test_a_finished_4x4_game_is_labelled_with_the_words_chess_sites_use(as_carol, alice, bob):
+    game = stats_games.human_game(alice, bob, EVERY_LABEL_4X4, variant="4x4")
+    assert game.result == "x_won"
+    review = as_carol.get(f"/api/games/{game.pk}/review/").json()
+    assert review["exact"] is True
+    labels = [m["label"] for m in review["moves"]]
+    assert set(labels) == set(engine.LABELS) == {"best", "inaccuracy", "mistake", "blunder"}
+    for move in review["moves"]:
+        for evaluation in (move["played"], move["best"]):
+            assert set(evaluation) == {"outcome", "plies", "exact"}  # words, never a raw score
+            assert evaluation["outcome"] in {"win", "draw", "loss"} and evaluation["exact"] is True
+    blunders = [m for m in review["moves"] if m["label"] == "blunder"]
+    assert all(m["played"]["outcome"] == "loss" and m["best"]["outcome"] != "loss" for m in blunders)
+    mistakes = [m for m in review["moves"] if m["label"] == "mistake"]
+    assert all((m["best"]["outcome"], m["played"]["outcome"]) == ("win", "draw") for m in mistakes)
+    inaccuracies = [m for m in review["moves"] if m["label"] == "inaccuracy"]
+    assert all(m["played"]["outcome"] == m["best"]["outcome"] != "draw" for m in inaccuracies)
 
 
 @pytest.mark.parametrize("action", ["none", "abort"])

@@ -328,10 +328,13 @@ def test_the_ais_thinking_paints_every_free_cell_and_the_hint_picks_one(live_ser
         assert re.fullmatch(r"(WIN|LOSS) \d+|DRAW", text.strip().upper()), text
     expect(page.locator("#game .board .cell--eval-draw")).to_have_count(9)  # the empty board is a draw
     stats = page.locator("#game .thinking .stats")
-    expect(stats.locator("div").filter(has_text="Positions visited").locator("dd")).to_have_text(
-        re.compile(r"^[\d,]+ with alpha-beta$")
-    )
-    expect(stats.locator("div").filter(has_text="Without pruning").locator("dd")).to_have_text(re.compile(r"^[\d,]+"))
+    expect(stats.locator("div").filter(has_text="Positions this search visited (alpha-beta with memory)").locator(
+        "dd"
+    )).to_have_text(re.compile(r"^[\d,]+$"))
+    for name in ("A textbook alpha-beta (no memory, fixed order)", "Plain minimax (the whole game tree)"):
+        expect(stats.locator("div").filter(has_text=name).locator("dd")).to_have_text(
+            re.compile(r"^(more than )?[\d,]+$")
+        )
     expect(page.get_by_role("button", name="Hide the AI's thinking")).to_have_attribute("aria-pressed", "true")
     page.screenshot(path="/tmp/tttsite-thinking-1280-light.png")
 

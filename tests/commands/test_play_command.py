@@ -153,6 +153,17 @@ def test_without_level_it_asks_and_enter_means_perfect():
     assert only_game().ai_level == "perfect"
 
 
+def test_before_asking_the_level_it_says_what_each_does_and_only_perfect_never_loses():
+    out = play("--side", "X", typed="\nq\n")
+    lines = out[: out.index("Level:")].splitlines()
+    described = {line.split(":")[0].strip(): line for line in lines if line.startswith("  ")}
+    assert set(described) == {"easy", "medium", "hard", "perfect"}
+    assert "at random" in described["easy"]
+    assert "blocks a loss in one" in described["medium"]
+    assert "7 times in 10" in described["hard"]
+    assert [level for level, line in described.items() if "never loses" in line] == ["perfect"]
+
+
 def test_a_level_can_be_typed_by_its_first_letters_and_nonsense_is_asked_again():
     out = play("--side", "X", typed="hopeless\nmed\nq\n")
     assert "Bad choice: type easy, medium, hard or perfect" in out
@@ -243,7 +254,9 @@ def test_without_user_the_game_is_stored_as_a_guests_and_belongs_to_nobody():
     assert "Played as a guest" in out
 
 
-def test_h_on_5x5_says_when_the_outcome_is_only_an_estimate():
-    out = play("--side", "X", "--variant", "5x5", "--level", "easy", "--seed", "1", typed="h\nq\n")
-    assert re.search(r"Recommended move: \d \d \(row \d, column \d\)\. Evaluation time: \d+\.\d{7}s\.", out)
-    assert "With perfect play: not clear yet (the search scores it " in out
+def test_h_on_a_bigger_board_gives_the_outcome_in_words_never_a_score():
+    out = play("--side", "X", "--variant", "4x4", "--level", "easy", "--seed", "1", typed="h\nq\n")
+    hint = re.search(r"Recommended move: \d \d \(row \d, column \d\)\. Evaluation time: \d+\.\d{7}s\. (.*)", out)
+    assert hint, out
+    assert hint.group(1) == "With perfect play: draw."  # 4x4 four in a row is a draw
+    assert not re.search(r"[+-]\d", hint.group(0))

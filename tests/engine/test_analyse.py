@@ -2,6 +2,7 @@
 
 import pytest
 
+from games import engine
 from games.engine import Board, analyse, best_move, opening_move, review
 
 
@@ -20,13 +21,33 @@ def test_a_win_a_draw_and_losses_are_told_apart_with_their_distances():
     assert analysis.best_cells == [2]
 
 
-def test_statistics_show_what_pruning_saves():
+def test_statistics_show_what_pruning_and_memory_save():
     stats = analyse(Board.empty()).stats
     # A plain minimax (the classroom one) visits the whole tree: 549,946 nodes.
-    assert stats.nodes_without_pruning == 549946
-    assert stats.nodes_without_pruning_exact
-    assert 0 < stats.nodes < stats.nodes_without_pruning / 50
+    assert (stats.minimax_nodes, stats.minimax_nodes_exact) == (549946, True)
+    # A textbook alpha-beta, no memory and cells in index order, prunes most of it.
+    assert stats.textbook_nodes_exact
+    assert 1000 < stats.textbook_nodes < stats.minimax_nodes / 10
+    # The engine's own search, with memory, visits fewer still.
+    assert 0 < stats.nodes < stats.textbook_nodes
     assert stats.seconds > 0
+
+
+def test_a_textbook_count_that_would_run_too_long_is_a_lower_bound():
+    stats = analyse(Board.from_string("X" + "." * 15)).stats
+    assert stats.textbook_nodes == engine.TEXTBOOK_COUNT_LIMIT and not stats.textbook_nodes_exact
+    # The whole tree holds at least what the textbook alpha-beta walked of it.
+    assert not stats.minimax_nodes_exact and stats.minimax_nodes >= stats.textbook_nodes
+
+
+def test_a_minimax_count_too_large_to_make_is_a_lower_bound_not_an_estimate():
+    # 11 free cells: one more than the engine counts exactly, few enough for the test to.
+    board = Board.from_string("XOXOX" "OXOX." "....." "OX..." "O.X..")
+    counted, exact = engine._minimax_nodes(board)
+    assert not exact
+    me, opp = board._mover_masks()
+    true_size = engine._game_tree_size(board._geo, me, opp, {})
+    assert 0 < counted <= true_size
 
 
 def test_4x4_analysis_is_exact():
@@ -36,16 +57,20 @@ def test_4x4_analysis_is_exact():
     assert analysis.stats.nodes >= 1
 
 
-def test_5x5_analysis_is_an_estimate_unless_forced():
-    analysis = analyse(Board.from_string("XX...OO.................."), budget=0.1)
-    assert not analysis.exact
-    assert analysis.stats.depth >= 1
-    assert not analysis.stats.nodes_without_pruning_exact
-    assert any(not e.exact for e in analysis.values())
-    forced = analyse(Board.from_string("XXX......OO.............."), budget=0.1)
-    assert forced[3].outcome != "loss"  # the block
+def test_5x5_analysis_is_exact_with_the_block_and_the_losses_told_apart():
+    forced = analyse(Board.from_string("XXX......OO.............."))
+    assert forced.exact
     assert {str(forced[c]) for c in forced if c != 3} == {"loss in 2"}
-    assert all(forced[c].exact for c in forced if c != 3)
+    assert forced[3].outcome in ("win", "draw", "loss") and forced[3].exact
+
+
+def test_5x5_cells_not_solved_within_the_budget_say_so_in_words():
+    board = Board.from_string("X.O.........X............")
+    analysis = analyse(board, budget=0)
+    assert not analysis.exact
+    unsolved = [e for e in analysis.values() if e.outcome == "unsolved"]
+    assert unsolved and all(str(e) == "not solved in time" and e.plies is None for e in unsolved)
+    assert all(cell not in analysis.best_cells for cell, e in analysis.items() if not e.exact)
 
 
 def test_a_finished_game_has_nothing_to_analyse():
@@ -60,15 +85,15 @@ def test_review_labels_every_move_and_finds_the_decisive_one():
     assert Board.from_moves(moves).winner == "X"
     labels = [m.label for m in result.moves]
     assert labels[0] == "best"
-    assert labels[1] == "mistake"  # draw to loss
+    assert labels[1] == "blunder"  # a draw thrown to a loss
     assert result.decisive_ply == 1
     assert [m.player for m in result.moves] == ["X", "O", "X", "O", "X", "O", "X"]
-    assert result.counts()["mistake"] >= 1
+    assert result.counts()["blunder"] == 1 and set(result.counts()) == set(engine.LABELS)
 
 
 def test_review_tells_inaccuracies_and_blunders_apart():
     # X could win at once on 2 but plays elsewhere and still wins later:
-    # same outcome, slower -> inaccurate. Later O can win at once but lets X win.
+    # same outcome, slower -> inaccuracy. Later O can win at once but lets X win.
     board = Board.from_string("XX.OO....")
     analysis = analyse(board)
     assert analysis[2].outcome == "win" and analysis[2].plies == 1

@@ -178,9 +178,9 @@ def _tactical_5x5(want, count, seed):
 
 def test_5x5_strongest_level_never_misses_a_win_in_one():
     for board, wins in _tactical_5x5("win", 15, seed=5):
-        assert best_move(board, budget=0.05) in wins, str(board)
+        assert best_move(board) in wins, str(board)
 
 
 def test_5x5_strongest_level_always_blocks_a_loss_in_one():
     for board, threats in _tactical_5x5("block", 15, seed=6):
-        assert best_move(board, budget=0.05) == threats[0], str(board)
+        assert best_move(board) == threats[0], str(board)

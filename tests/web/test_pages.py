@@ -7,6 +7,9 @@ from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.template.loader import render_to_string
 from django.urls import include, path, reverse
 
+from games import engine
+from games.models import Level
+
 pytestmark = pytest.mark.django_db
 
 
@@ -40,6 +43,24 @@ def test_home_invites_a_visitor_to_play_and_sign_up(client):
     assert "Sign up to play" in html
     assert f'href="{reverse("games:signup")}"' in html
     assert f'href="{reverse("login")}"' in html
+
+
+def test_home_says_play_now_starts_the_perfect_level_the_one_that_cannot_be_beaten(client):
+    html = client.get(reverse("games:home")).content.decode()
+    play_now = html[html.index('aria-label="Play now"') :]
+    assert '<input type="hidden" name="level" value="perfect">' in play_now[: play_now.index("</form>")]
+    assert "<em>Play now</em> starts the Perfect level" in html
+    assert "Easy, Medium and Hard" in html and "weaker on purpose" in html
+
+
+@pytest.mark.parametrize("url_name", ["games:home", "games:new", "games:leaderboard", "login"])
+def test_the_footer_says_only_the_perfect_level_never_loses(client, url_name):
+    html = client.get(reverse(url_name)).content.decode()
+    footer = html[html.index('<footer class="site-footer">') : html.index("</footer>")]
+    assert "Only the AI's Perfect level never loses" in footer
+    assert "Easy, Medium and Hard are weaker on purpose" in footer
+    assert "The AI never loses" not in html
+    assert engine.UNBEATABLE_LEVEL == Level.PERFECT  # the level the footer names is the engine's
 
 
 def test_home_greets_a_signed_in_player_without_sign_up_buttons(client_logged_in, user):

@@ -5,9 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import engine, selectors, services
 from games.models import Game, Move
 from games.services import Player
+from tests import stats_games
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,18 @@ def test_the_new_game_page_offers_every_choice(client):
     html = client.get(reverse("games:new")).content.decode()
     for value in ("3x3", "4x4", "5x5", "X", "O", "random", "easy", "medium", "hard", "perfect", "centre", "minimax"):
         assert f'value="{value}"' in html
+
+
+def test_the_new_game_page_says_what_each_level_does_and_only_perfect_never_loses(client):
+    html = client.get(reverse("games:new")).content.decode()
+    help_text = re.search(r'<p class="helptext choice-group__help" id="id_level_helptext">([^<]+)</p>', html)
+    assert help_text, html
+    sentences = {sentence.split()[0]: sentence for sentence in help_text.group(1).split(". ")}
+    assert set(sentences) == {"Easy", "Medium", "Hard", "Perfect"}
+    assert "at random" in sentences["Easy"]
+    assert "takes a win in one move and blocks a loss in one" in sentences["Medium"]
+    assert "7 times in 10" in sentences["Hard"]
+    assert [level for level, sentence in sentences.items() if "never loses" in sentence] == ["Perfect"]
 
 
 def test_a_bad_choice_is_shown_on_the_form_and_creates_nothing(client):
@@ -120,7 +133,7 @@ def test_an_unknown_game_is_a_styled_404(client):
 def test_the_hint_names_a_cell_and_the_time_it_took(client):
     game = _start(client)
     html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
-    assert re.search(r"Recommended: <strong>row \d, column \d</strong>\s+\(draw\), found in [\d.]+ (µs|ms)", html)
+    assert re.search(r"Recommended: <strong>row \d, column \d</strong>\s+\(draw with perfect play\), found in [\d.]+ (µs|ms)", html)
     assert html.count("cell--hint") == 1
 
 
@@ -131,7 +144,76 @@ def test_the_ai_s_thinking_paints_every_free_cell_and_counts_the_nodes(client):
     outcomes = re.findall(r'cell__eval">([^<]+)<', html)
     assert len(outcomes) == 7  # every free cell
     assert all(re.fullmatch(r"win \d|draw|loss \d", o) for o in outcomes)
-    assert "Positions visited" in html and "Without pruning" in html
+    assert "Positions this search visited (alpha-beta with memory)" in html
+    assert "A textbook alpha-beta (no memory, fixed order)" in html
+    assert "Plain minimax (the whole game tree)" in html
+    assert "estimate" not in html
+
+
+def _ai_game_at(client, cells: list[int], *, variant: str = "5x5") -> Game:
+    """A guest's game against the AI, stored at the position after ``cells``.
+
+    Written as rows rather than played: the AI's replies are its own choice,
+    and these tests need one known position late in the game.
+    """
+    game = _start(client, variant=variant, level="easy")
+    Move.objects.bulk_create(Move(game=game, ply=ply, cell=cell) for ply, cell in enumerate(cells))
+    Game.objects.filter(pk=game.pk).update(move_count=len(cells))
+    return Game.objects.get(pk=game.pk)
+
+
+def _thinking(html: str) -> str:
+    """The text of the AI's-thinking box, tags dropped."""
+    start = html.index('<div class="thinking"')
+    box = html[start : html.index("</div>\n", html.index("</dl>", start))]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box))
+
+
+#: 12 marks on 5x5, X (the guest) to move: some cells win, some draw, some lose.
+LATE_5X5 = [13, 21, 5, 19, 6, 15, 1, 18, 11, 16, 17, 23]
+
+
+def test_the_ai_s_thinking_on_5x5_gives_outcomes_in_words_never_a_score(client):
+    game = _ai_game_at(client, LATE_5X5)
+    html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
+
+    shown = re.findall(r'cell__eval">([^<]+)<', html)
+    assert len(shown) == 25 - len(LATE_5X5)
+    assert all(re.fullmatch(r"win \d+|draw|loss \d+", text) for text in shown), shown
+    described = re.findall(r'aria-label="Row \d, column \d, empty: ([^"]+)"', html)
+    assert len(described) == len(shown)
+    assert {re.sub(r"\d+", "N", text) for text in described} == {"win in N", "draw", "loss in N"}
+    thinking = _thinking(html)
+    assert not re.search(r"[+\u2212-]\d", " ".join([*shown, *described, thinking]))  # no "+12", "-3"
+    assert "estimate" not in thinking and "not solved" not in thinking
+
+    # The three counts, each named for what it is, "more than" where counting stopped.
+    stats = engine.analyse(engine.Board.from_moves(LATE_5X5, size=5)).stats
+    for name, count, exact in [
+        ("Positions this search visited (alpha-beta with memory)", stats.nodes, True),
+        ("A textbook alpha-beta (no memory, fixed order)", stats.textbook_nodes, stats.textbook_nodes_exact),
+        ("Plain minimax (the whole game tree)", stats.minimax_nodes, stats.minimax_nodes_exact),
+    ]:
+        figure = f"{count:,}" if exact else f"more than {count:,}"
+        assert f"{name} {figure} " in thinking, (name, thinking)
+
+
+def test_cells_not_solved_in_time_read_not_solved(client, monkeypatch):
+    game = _ai_game_at(client, LATE_5X5)
+    board = engine.Board.from_moves(LATE_5X5, size=5)
+    unsolved = engine.Analysis(
+        {cell: engine.UNSOLVED for cell in board.legal_moves},
+        engine.SearchStats(120, 5.0, 13, 50_000, False, 1_886, False),
+        exact=False,
+    )
+    monkeypatch.setattr(engine, "analyse", lambda board, budget=None: unsolved)
+    html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
+    assert set(re.findall(r'cell__eval">([^<]+)<', html)) == {"not solved"}
+    assert "empty: not solved in time" in html
+    thinking = _thinking(html)
+    assert "were not solved in time" in thinking
+    assert "more than 50,000" in thinking and "more than 1,886" in thinking
+    assert not re.search(r"[+\u2212-]\d", thinking)
 
 
 def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_logged_in, user):
@@ -160,9 +242,43 @@ def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_log
     assert _marks(client_logged_in.get(game.get_absolute_url(), {"ply": "2"})).count(".") == 7
     assert _marks(client_logged_in.get(game.get_absolute_url(), {"ply": "0"})) == "........."
     assert client_logged_in.get(game.get_absolute_url(), {"ply": "nonsense"}).status_code == 200
-    assert re.search(r"label--(best|inaccurate|mistake|blunder)", page)
+    assert re.search(r"label--(best|inaccuracy|mistake|blunder)", page)
     if game.result == "o_won":
         assert "decided the game" in page
+
+
+#: A 4x4 game X wins down the first column, with one move of each kind in it.
+EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
+
+
+def test_a_finished_4x4_game_shows_each_label_in_its_word(client, user, bob):
+    game = stats_games.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
+    page = client.get(game.get_absolute_url()).content.decode()
+    shown = [found for found in re.findall(r'class="label label--(\w+)"[^>]*>([^<]+)<', page) if found[0] != "decisive"]
+    assert len(shown) == len(EVERY_LABEL_4X4)
+    assert {label for label, _ in shown} == {"best", "inaccuracy", "mistake", "blunder"}
+    assert all(label == word for label, word in shown)
+    assert "inaccurate" not in page and "estimate" not in page
+    assert "The result was decided by move" in page
+    assert "not solved in time" not in page
+
+
+def test_a_review_with_a_position_not_solved_in_time_says_so(client, user, bob, monkeypatch):
+    game = stats_games.human_game(user, bob, stats_games.X_WINS)
+    draw = engine.Evaluation("draw", 9, 0)
+    review = engine.Review(
+        (
+            engine.MoveReview(0, "X", 0, "best", draw, draw, (0, 4)),
+            engine.MoveReview(1, "O", 3, "unsolved", engine.UNSOLVED, engine.UNSOLVED, ()),
+        ),
+        decisive_ply=None,
+        exact=False,
+    )
+    monkeypatch.setattr(selectors, "game_review", lambda game: review)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert re.search(r'class="label label--unsolved" title="Not solved in time">not solved<', page)
+    assert "Some positions were not solved in time." in page
+    assert "No move changed the outcome" not in page
 
 
 def test_resign_and_rematch_with_sides_swapped(client_logged_in):

@@ -32,7 +32,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from games import engine, services
-from games.models import Game, Level, StartMode, Status, Variant
+from games.models import LEVEL_DESCRIPTIONS, Game, Level, StartMode, Status, Variant, levels_described
 
 # Numpad digit -> (row, column): 7 8 9 on top, 1 2 3 at the bottom.
 NUMPAD = {7: (0, 0), 8: (0, 1), 9: (0, 2), 4: (1, 0), 5: (1, 1), 6: (1, 2), 1: (2, 0), 2: (2, 1), 3: (2, 2)}
@@ -117,7 +117,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--first", choices=["me", "ai"], help="Who starts (the starter plays X), when --side is not given."
         )
-        parser.add_argument("--level", choices=Level.values, help="The AI's strength (asked if not given).")
+        parser.add_argument(
+            "--level", choices=Level.values, help=f"The AI's strength (asked if not given). {levels_described()}"
+        )
         parser.add_argument("--variant", choices=Variant.values, default=Variant.THREE, help="Default 3x3.")
         parser.add_argument(
             "--start-mode",
@@ -229,6 +231,8 @@ class Command(BaseCommand):
     def _level(self, level: str | None) -> str | None:
         if level:
             return level
+        for choice in Level:
+            self._say(f"  {choice.value}: {LEVEL_DESCRIPTIONS[choice]}")
         while True:
             answer = self._ask("Level: easy, medium, hard or perfect [perfect]: ")
             if answer is None:
@@ -320,13 +324,9 @@ class Command(BaseCommand):
         cell = engine.best_move(board, "perfect", seed=game.seed + board.ply)
         seconds = time.perf_counter() - start
         evaluation = engine.analyse(board)[cell]
-        if evaluation.outcome == "unclear":  # 5x5 estimates: the search found no forced result
-            outlook = f"not clear yet (the search scores it {evaluation.score:+d})"
-        else:
-            outlook = str(evaluation)
         self._say(
             f"Recommended move: {cell_input(cell, game.size)} ({cell_name(cell, game.size)}). "
-            f"Evaluation time: {seconds:.7f}s. With perfect play: {outlook}."
+            f"Evaluation time: {seconds:.7f}s. With perfect play: {evaluation}."
         )
 
     def _leave(self, game: Game, player: services.Player) -> Game:
