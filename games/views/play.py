@@ -85,7 +85,9 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     if (hint or thinking) and not board.is_game_over() and not replaying:
         analysis = engine.analyse(board)
     recommended = None
-    if hint and analysis:
+    if hint and analysis and analysis.exact:
+        # The analysis is remembered by the engine: this costs no second search.
+        # An analysis with cells not solved in time recommends nothing rather than guess.
         recommended = engine.best_move(board, "perfect", seed=game.seed + shown_ply)
     winning = set(board.winning_line or ())
     last = game.cells[shown_ply - 1] if shown_ply else None

@@ -216,6 +216,25 @@ def test_cells_not_solved_in_time_read_not_solved(client, monkeypatch):
     assert not re.search(r"[+\u2212-]\d", thinking)
 
 
+def test_a_hint_on_a_position_not_solved_in_time_recommends_nothing_rather_than_guess(client, monkeypatch):
+    game = _ai_game_at(client, LATE_5X5)
+    board = engine.Board.from_moves(LATE_5X5, size=5)
+    unsolved = engine.Analysis(
+        {cell: engine.UNSOLVED for cell in board.legal_moves},
+        engine.SearchStats(120, 5.0, 13, 50_000, False, 50_000, False),
+        exact=False,
+    )
+    monkeypatch.setattr(engine, "analyse", lambda board, budget=None: unsolved)
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the page must not start an unbounded search")
+
+    monkeypatch.setattr(engine, "best_move", no_search)
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    assert "No recommendation: the engine could not solve this position in time" in html
+    assert "Recommended:" not in html and "cell--hint" not in html
+
+
 def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_logged_in, user):
     game = services.game_create_against_ai(player=Player(user=user), side="X", seed=3)
     for cell in (1, 7, 3, 5, 0, 2, 6, 8):
