@@ -4,6 +4,7 @@
     python -m games.bench --games N  # games per cell of the level table (default 1000)
     python -m games.bench --skip-levels
     python -m games.bench --only-5x5 --games-5x5 20   # 5x5 alone, 20 games per opponent and side
+    python -m games.bench --only-5x5 --off-book       # and random positions the book does not hold
 
 Cold figures (import, first move) come from fresh interpreter processes, since
 the first move of a process is what a newly started server pays. Beside the
@@ -288,6 +289,34 @@ def bench_5x5(games: int) -> bool:
     return lost == 0 and r["unsolved"] == 0
 
 
+def bench_5x5_off_book(per_count: int = 5, budget: float = 10.0) -> None:
+    """Full analyses of random 5x5 positions the book does not hold, as games
+    between two people reach them: the search starts from scratch."""
+    from games import engine
+
+    print(f"## 5x5 off the book: full analysis of {per_count} random positions per number of marks, budget {budget:.0f} s")
+    rng = random.Random(55)
+    engine.best_move(Board.empty(5))  # the book loaded, as in a running server
+    for marks in (3, 4, 5, 6, 8, 10):
+        times, unsolved, cells = [], 0, 0
+        while len(times) < per_count:
+            board = Board.empty(5)
+            while board.ply < marks and not board.is_game_over():
+                board = board.play(rng.choice(board.legal_moves))
+            if board.is_game_over():
+                continue
+            engine._ANALYSES.clear()
+            start = time.perf_counter()
+            analysis = engine.analyse(board, budget=budget)
+            times.append(time.perf_counter() - start)
+            unsolved += sum(1 for e in analysis.values() if not e.exact)
+            cells += len(analysis)
+        print(
+            f"  {marks:2d} marks: median {statistics.median(times):6.2f} s, slowest {max(times):6.2f} s,"
+            f" cells not solved in time {unsolved} of {cells}"
+        )
+
+
 def _play(x_player: str, o_player: str, size: int, rng: random.Random) -> str:
     board = Board.empty(size)
     while not board.is_game_over():
@@ -330,11 +359,14 @@ def main() -> None:
     parser.add_argument("--skip-levels", action="store_true")
     parser.add_argument("--games-5x5", type=int, default=10, help="5x5 games per opponent and side (default 10)")
     parser.add_argument("--only-5x5", action="store_true", help="only the 5x5 figures")
+    parser.add_argument("--off-book", action="store_true", help="also analyse random 5x5 positions off the book")
     args = parser.parse_args()
     if not args.only_5x5:
         bench_3x3()
         bench_4x4()
     perfect = bench_5x5(args.games_5x5)
+    if args.off_book:
+        bench_5x5_off_book()
     if not args.skip_levels and not args.only_5x5:
         level_table(args.games, 3)
         level_table(args.games, 4)
