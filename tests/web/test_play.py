@@ -198,33 +198,32 @@ def test_the_ai_s_thinking_on_5x5_gives_outcomes_in_words_never_a_score(client):
         assert f"{name} {figure} " in thinking, (name, thinking)
 
 
-def test_cells_not_solved_in_time_read_not_solved(client, monkeypatch):
+def _not_solved_in_time(client, monkeypatch):
+    """A late 5x5 game whose every cell the engine (patched) could not solve in time."""
     game = _ai_game_at(client, LATE_5X5)
     board = engine.Board.from_moves(LATE_5X5, size=5)
     unsolved = engine.Analysis(
         {cell: engine.UNSOLVED for cell in board.legal_moves},
-        engine.SearchStats(120, 5.0, 13, 50_000, False, 1_886, False),
+        engine.SearchStats(120, 5.0, 13, 50_000, False, 61_000, False),
         exact=False,
     )
     monkeypatch.setattr(engine, "analyse", lambda board, budget=None: unsolved)
+    return game
+
+
+def test_cells_not_solved_in_time_read_not_solved(client, monkeypatch):
+    game = _not_solved_in_time(client, monkeypatch)
     html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
     assert set(re.findall(r'cell__eval">([^<]+)<', html)) == {"not solved"}
     assert "empty: not solved in time" in html
     thinking = _thinking(html)
     assert "were not solved in time" in thinking
-    assert "more than 50,000" in thinking and "more than 1,886" in thinking
+    assert "more than 50,000" in thinking and "more than 61,000" in thinking
     assert not re.search(r"[+\u2212-]\d", thinking)
 
 
 def test_a_hint_on_a_position_not_solved_in_time_recommends_nothing_rather_than_guess(client, monkeypatch):
-    game = _ai_game_at(client, LATE_5X5)
-    board = engine.Board.from_moves(LATE_5X5, size=5)
-    unsolved = engine.Analysis(
-        {cell: engine.UNSOLVED for cell in board.legal_moves},
-        engine.SearchStats(120, 5.0, 13, 50_000, False, 50_000, False),
-        exact=False,
-    )
-    monkeypatch.setattr(engine, "analyse", lambda board, budget=None: unsolved)
+    game = _not_solved_in_time(client, monkeypatch)
 
     def no_search(*args, **kwargs):
         raise AssertionError("the page must not start an unbounded search")
