@@ -339,8 +339,18 @@ class ChallengeAdmin(admin.ModelAdmin):
     """Challenges are read-only here too: they are created, accepted, declined and
     cancelled by the players through the services."""
 
-    list_display = ("id", "challenger", "kind", "opponent", "variant", "challenger_side", "time_limit",
-                    "status", "game_link", "created_at")
+    list_display = (
+        "id",
+        "challenger",
+        "kind",
+        "opponent",
+        "variant",
+        "challenger_side",
+        "time_limit",
+        "status",
+        "game_link",
+        "created_at",
+    )
     list_filter = ("status", "kind", "variant")
     search_fields = ("challenger__username", "opponent__username")
     list_select_related = ("challenger", "opponent", "game")

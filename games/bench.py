@@ -271,13 +271,19 @@ def bench_5x5(games: int) -> bool:
     r = _cold(_COLD_5X5.format(games=games))
     size = opening_book.BOOK_PATH.stat().st_size if opening_book.BOOK_PATH.exists() else 0
     print(f"  opening book:                         {r['book']:9d} positions, {size / 1024:.0f} KiB on disk")
-    print(f"  perfect move, empty board, cold:      {r['first'] * 1e3:9.1f} ms   (target < 3000 ms, book load included)")
+    print(
+        f"  perfect move, empty board, cold:      {r['first'] * 1e3:9.1f} ms   (target < 3000 ms, book load included)"
+    )
     print(f"  perfect moves in {games} games per opponent and side, {r['moves']} moves:")
     print(f"    median:                             {r['move_p50'] * 1e3:9.1f} ms   (target < 100 ms)")
-    print(f"    p99 / slowest:                      {r['move_p99'] * 1e3:9.1f} / {r['move_max'] * 1e3:.1f} ms   (target < 1000 ms)")
+    print(
+        f"    p99 / slowest:                      {r['move_p99'] * 1e3:9.1f} / {r['move_max'] * 1e3:.1f} ms   (target < 1000 ms)"
+    )
     print(f"  full analysis of the opponent's turn in those games, {r['analyses']} positions:")
     print(f"    median:                             {r['analysis_p50'] * 1e3:9.1f} ms")
-    print(f"    p95 / slowest:                      {r['analysis_p95'] * 1e3:9.1f} / {r['analysis_max'] * 1e3:.1f} ms   (target p95 < 2000 ms)")
+    print(
+        f"    p95 / slowest:                      {r['analysis_p95'] * 1e3:9.1f} / {r['analysis_max'] * 1e3:.1f} ms   (target p95 < 2000 ms)"
+    )
     print(f"  cells not solved in time:             {r['unsolved']:9d}   (must be 0)")
     print(f"  peak memory of that process:          {r['peak_mb']:9.1f} MB   (target < 300 MB)")
     print("  self-check, the perfect AI's games (won / drawn / lost, both sides):")
@@ -294,7 +300,9 @@ def bench_5x5_off_book(per_count: int = 5, budget: float = 10.0) -> None:
     between two people reach them: the search starts from scratch."""
     from games import engine
 
-    print(f"## 5x5 off the book: full analysis of {per_count} random positions per number of marks, budget {budget:.0f} s")
+    print(
+        f"## 5x5 off the book: full analysis of {per_count} random positions per number of marks, budget {budget:.0f} s"
+    )
     rng = random.Random(55)
     engine.best_move(Board.empty(5))  # the book loaded, as in a running server
     for marks in (3, 4, 5, 6, 8, 10):

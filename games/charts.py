@@ -64,9 +64,7 @@ def _tick(y: float, label: str) -> Tick:
     return Tick(y=round(y, 2), label=label)
 
 
-def bar_chart(
-    series: list[tuple[str, int]], *, width: int = 640, height: int = 180, left: int = LEFT
-) -> BarChart:
+def bar_chart(series: list[tuple[str, int]], *, width: int = 640, height: int = 180, left: int = LEFT) -> BarChart:
     """Vertical bars for ``(label, value)`` pairs, left to right, on an axis from 0
     to a round number at least the largest value. ``left`` is room for the axis's
     labels (0 when the page writes them beside the chart)."""

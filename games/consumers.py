@@ -71,8 +71,13 @@ class CloseWhenServiceDown:
             service = outages.service_down(error)
             if service is None:
                 raise
-            logger.error("%s is down, closing %s with %d: %s", service, scope.get("path"),
-                         CLOSE_SERVICE_UNAVAILABLE, outages.describe(error))
+            logger.error(
+                "%s is down, closing %s with %d: %s",
+                service,
+                scope.get("path"),
+                CLOSE_SERVICE_UNAVAILABLE,
+                outages.describe(error),
+            )
             if not accepted:
                 await send({"type": "websocket.accept"})
             # When the browser has gone already the server drops this, harmlessly.
@@ -144,9 +149,11 @@ class GameConsumer(_LiveConsumer):
 
     @in_a_thread
     def _state(self, user):
-        game = Game.objects.filter(pk=self.game_id).only(
-            "id", "move_count", "status", "x_player_id", "o_player_id", "ai_side", "guest_key"
-        ).first()
+        game = (
+            Game.objects.filter(pk=self.game_id)
+            .only("id", "move_count", "status", "x_player_id", "o_player_id", "ai_side", "guest_key")
+            .first()
+        )
         if game is None:
             return None
         return {"game": game.pk, "ply": game.move_count, "status": game.status, "side": game.side_of(user)}

@@ -129,9 +129,7 @@ def _build_geometry(size: int, k: int) -> _Geometry:
             c = n - c  # mirror
         return r, c
 
-    symmetries = tuple(
-        tuple(idx(*transform(*divmod(cell, size), t)) for cell in range(cells)) for t in range(8)
-    )
+    symmetries = tuple(tuple(idx(*transform(*divmod(cell, size), t)) for cell in range(cells)) for t in range(8))
     return _Geometry(
         size=size,
         k=k,
@@ -208,9 +206,7 @@ class Board:
             raise InvalidPositionError(f"a position is a string, not {type(text).__name__}")
         size = _SIZE_BY_LENGTH.get(len(text))
         if size is None:
-            raise InvalidPositionError(
-                f'"{text}" has {len(text)} cells; a position has 9, 16 or 25 (3x3, 4x4 or 5x5)'
-            )
+            raise InvalidPositionError(f'"{text}" has {len(text)} cells; a position has 9, 16 or 25 (3x3, 4x4 or 5x5)')
         bad = sorted(set(text) - set("XO."))
         if bad:
             shown = ", ".join(repr(ch) for ch in bad)
@@ -271,7 +267,7 @@ class Board:
 
     @property
     def to_move(self) -> str | None:
-        """"X" or "O", or None once the game is over."""
+        """ "X" or "O", or None once the game is over."""
         if self.is_game_over():
             return None
         return "X" if self._x.bit_count() == self._o.bit_count() else "O"
@@ -299,7 +295,7 @@ class Board:
         return self._winner is None and (self._x | self._o) == self._geo.full
 
     def result(self) -> str | None:
-        """"x_won", "o_won", "draw", or None while the game goes on."""
+        """ "x_won", "o_won", "draw", or None while the game goes on."""
         if self._winner:
             return "x_won" if self._winner == "X" else "o_won"
         return "draw" if self.is_draw() else None
@@ -311,7 +307,7 @@ class Board:
         return "full_board" if self.is_draw() else None
 
     def cell(self, index: int) -> str:
-        """"X", "O" or "." at a cell."""
+        """ "X", "O" or "." at a cell."""
         bit = 1 << self._check_cell(index)
         return "X" if self._x & bit else "O" if self._o & bit else "."
 
@@ -355,9 +351,7 @@ class Board:
 
     def __str__(self) -> str:
         x, o = self._x, self._o
-        return "".join(
-            "X" if x >> i & 1 else "O" if o >> i & 1 else "." for i in range(self._geo.cells)
-        )
+        return "".join("X" if x >> i & 1 else "O" if o >> i & 1 else "." for i in range(self._geo.cells))
 
     def __repr__(self) -> str:
         return f"Board.from_string({str(self)!r})"
@@ -827,7 +821,6 @@ def _solve_3x3() -> tuple[dict[int, int], dict[int, tuple[int, ...]], dict[int, 
     return scores, best, tree
 
 
-
 def _child_score_3(board: Board, cell: int) -> int:
     """Exact score for the mover of playing ``cell`` on a 3x3 board."""
     me, opp = board._mover_masks()
@@ -839,8 +832,6 @@ def _child_score_3(board: Board, cell: int) -> int:
         return 0
     x, o = (mine, opp) if board._x == me else (opp, mine)
     return -_SCORES_3[x | o << 9]
-
-
 
 
 _SCORES_3, _BEST_3, _TREE_3 = _solve_3x3()

@@ -56,9 +56,7 @@ class HistoryFilterForm(forms.Form):
             ("aborted", "Aborted"),
         ],
     )
-    opponent = forms.ChoiceField(
-        required=False, choices=[("", "Anyone"), ("ai", "The AI"), ("human", "People")]
-    )
+    opponent = forms.ChoiceField(required=False, choices=[("", "Anyone"), ("ai", "The AI"), ("human", "People")])
     variant = forms.ChoiceField(required=False, label="Board", choices=[("", "Any board"), *Variant.choices])
     level = forms.ChoiceField(required=False, label="AI level", choices=[("", "Any level"), *Level.choices])
 

@@ -5,6 +5,7 @@ Moves are the source of truth; the game row repeats some of what they say
 module checks that the two agree: after a crash, a `kill -9`, a load test or a
 restore from backup, `python manage.py verify_games` runs it over every game.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator

@@ -35,14 +35,18 @@ def _refusal(request, *, status: int, code: str, message: str, template: str, co
     if _is_api(request):
         response = JsonResponse({"code": code, "message": message}, status=status)
     else:
-        response = HttpResponse(loader.render_to_string(template, {"message": message, **(context or {})}), status=status)
+        response = HttpResponse(
+            loader.render_to_string(template, {"message": message, **(context or {})}), status=status
+        )
     add_never_cache_headers(response)  # neither a browser nor a proxy keeps an answer like this
     return response
 
 
 def service_unavailable(request, error: BaseException, service: str) -> HttpResponse:
     """The 503 for ``error`` (a stopped ``service``), logged in one line."""
-    logger.error("%s is down, answering %s %s with 503: %s", service, request.method, request.path, outages.describe(error))
+    logger.error(
+        "%s is down, answering %s %s with 503: %s", service, request.method, request.path, outages.describe(error)
+    )
     response = _refusal(
         request,
         status=503,

@@ -141,9 +141,7 @@ class Game(models.Model):
     result = models.CharField(max_length=5, choices=Result, blank=True)
     termination = models.CharField(max_length=10, choices=Termination, blank=True)
     move_count = models.PositiveSmallIntegerField("moves", default=0)
-    rematch_of = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
-    )
+    rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches")
     move_time_limit = models.PositiveIntegerField(
         "time per move (s)", null=True, blank=True, help_text="Empty: no limit, the game waits as long as needed."
     )
@@ -297,7 +295,7 @@ class Game(models.Model):
         return {"x_won": "X", "o_won": "O"}.get(self.result)
 
     def outcome_for(self, side: str | None) -> str | None:
-        """"won", "lost" or "drawn" from one side's point of view, None while unfinished."""
+        """ "won", "lost" or "drawn" from one side's point of view, None while unfinished."""
         if side is None or self.status != Status.FINISHED:
             return None
         if self.result == Result.DRAW:
@@ -363,9 +361,7 @@ class Challenge(models.Model):
     """An offer to play a game between two people, until someone accepts it."""
 
     kind = models.CharField(max_length=6, choices=ChallengeKind, default=ChallengeKind.OPEN)
-    challenger = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
-    )
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent")
     opponent = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -380,9 +376,7 @@ class Challenge(models.Model):
     token = models.CharField(max_length=32, unique=True, help_text="The secret in an invite link.")
     status = models.CharField(max_length=9, choices=ChallengeStatus, default=ChallengeStatus.OPEN, db_index=True)
     game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge")
-    rematch_of = models.ForeignKey(
-        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rematch_offers"
-    )
+    rematch_of = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rematch_offers")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
 

@@ -251,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     for line in wrong:
         print(line)
     checked = min(args.sample, len(book.scores))
-    print(f"{checked} of {len(book.scores)} positions re-solved in {time.perf_counter() - start:.0f} s: {len(wrong)} wrong")
+    print(
+        f"{checked} of {len(book.scores)} positions re-solved in {time.perf_counter() - start:.0f} s: {len(wrong)} wrong"
+    )
     return 1 if wrong else 0
 
 

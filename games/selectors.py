@@ -119,6 +119,7 @@ def users_with_games_played(users):
     )
     return users.annotate(games_played=Subquery(games, output_field=IntegerField()))
 
+
 def player_record(user) -> dict[str, int]:
     """How many games a player has: ``games`` in all, ``won``, ``lost``,
     ``drawn``, ``in_progress`` and ``aborted``, whatever their number, in three
@@ -128,9 +129,7 @@ def player_record(user) -> dict[str, int]:
 
     from games.models import PlayerRecord
 
-    results = PlayerRecord.objects.filter(user=user).aggregate(
-        won=Sum("wins"), lost=Sum("losses"), drawn=Sum("draws")
-    )
+    results = PlayerRecord.objects.filter(user=user).aggregate(won=Sum("wins"), lost=Sum("losses"), drawn=Sum("draws"))
     record = {name: count or 0 for name, count in results.items()}
     record["in_progress"] = record["aborted"] = 0
     for side in ("x_player", "o_player"):
@@ -241,8 +240,13 @@ def head_to_head(user, limit: int = HEAD_TO_HEAD_LIMIT) -> list[dict]:
         .values("opponent__username", "games", "wins", "losses", "draws")[:limit]
     )
     return [
-        {"opponent": r["opponent__username"], "games": r["games"], "won": r["wins"], "lost": r["losses"],
-         "drawn": r["draws"]}
+        {
+            "opponent": r["opponent__username"],
+            "games": r["games"],
+            "won": r["wins"],
+            "lost": r["losses"],
+            "drawn": r["draws"],
+        }
         for r in rows
     ]
 
@@ -345,17 +349,17 @@ def site_stats() -> dict:
         "total": total,
         "average_moves": round(moves / total, 1) if total else 0,
         "by_variant": [
-            {"variant": v, "label": Variant(v).label, "counts": [by_variant[v][k] for k in kinds],
-             "total": sum(by_variant[v].values())}
+            {
+                "variant": v,
+                "label": Variant(v).label,
+                "counts": [by_variant[v][k] for k in kinds],
+                "total": sum(by_variant[v].values()),
+            }
             for v in Variant.values
         ],
         "kinds": kinds,
-        "results": [
-            {"opponent": k, **results[k], "total": sum(results[k].values())} for k in kinds
-        ],
-        "endings": [
-            {"termination": t, "label": Termination(t).label, "games": endings[t]} for t in Termination.values
-        ],
+        "results": [{"opponent": k, **results[k], "total": sum(results[k].values())} for k in kinds],
+        "endings": [{"termination": t, "label": Termination(t).label, "games": endings[t]} for t in Termination.values],
         "perfect_ai": {
             "games": perfect_games,
             "losses": sum(r["n"] for r in rows if r["opponent"] == "perfect" and _ai_lost(r)),
@@ -372,8 +376,10 @@ def first_move_heatmap(variant: str) -> list[dict]:
     from games.models import FirstMoveStats, Variant
 
     size = Variant(variant).size
-    cells = [{"cell": c, "row": c // size + 1, "column": c % size + 1, "x_won": 0, "draw": 0, "o_won": 0}
-             for c in range(size * size)]
+    cells = [
+        {"cell": c, "row": c // size + 1, "column": c % size + 1, "x_won": 0, "draw": 0, "o_won": 0}
+        for c in range(size * size)
+    ]
     for row in FirstMoveStats.objects.filter(variant=variant).values("cell", "result", "games"):
         if row["cell"] < len(cells):
             cells[row["cell"]][row["result"]] += row["games"]
@@ -463,9 +469,7 @@ def admin_summary() -> dict:
     from games.models import DailyStats
 
     today = timezone.localdate()
-    totals = DailyStats.objects.aggregate(
-        total=Sum("games"), today=Sum("games", filter=Q(day=today))
-    )
+    totals = DailyStats.objects.aggregate(total=Sum("games"), today=Sum("games", filter=Q(day=today)))
     losses = DailyStats.objects.filter(opponent="perfect").filter(AI_LOST).aggregate(n=Sum("games"))["n"] or 0
     return {
         "games_today": totals["today"] or 0,

@@ -484,8 +484,13 @@ def challenge_accept(*, user, challenge_id: int | None = None, token: str | None
         challenge.opponent = challenge.opponent or user
         challenge.resolved_at = now
         challenge.save(update_fields=["status", "game", "opponent", "resolved_at"])
-        live.publish_user(challenge.challenger_id, "challenge_accepted", challenge=challenge.pk, game=game.pk,
-                          url=game.get_absolute_url())
+        live.publish_user(
+            challenge.challenger_id,
+            "challenge_accepted",
+            challenge=challenge.pk,
+            game=game.pk,
+            url=game.get_absolute_url(),
+        )
         if challenge.rematch_of_id:
             live.publish_game(challenge.rematch_of, "rematch_started", url=game.get_absolute_url())
         live.publish_lobby("game_started", game=game.pk)
@@ -680,9 +685,7 @@ def account_delete(*, user) -> AccountDeletion:
         closed = 0
         waiting = Challenge.objects.waiting()
         made = list(waiting.filter(challenger=account).values_list("pk", flat=True))
-        received = list(
-            waiting.filter(opponent=account).exclude(kind=ChallengeKind.OPEN).values_list("pk", flat=True)
-        )
+        received = list(waiting.filter(opponent=account).exclude(kind=ChallengeKind.OPEN).values_list("pk", flat=True))
         for close, challenge_ids in ((challenge_cancel, made), (challenge_decline, received)):
             for challenge_id in challenge_ids:
                 try:

@@ -36,7 +36,7 @@ K_ESTABLISHED = 20
 
 
 def opponent_kind(game: Game) -> str:
-    """"human", or the AI's level."""
+    """ "human", or the AI's level."""
     return game.ai_level if game.ai_side else "human"
 
 
@@ -124,8 +124,10 @@ def stats_record_finished_game(game: Game) -> None:
         _count_game(locked[user_id], score, game.finished_at)
     if kind == "human" and len(sides) == 2:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
-        for side, user_id, other_id in (("X", game.x_player_id, game.o_player_id), ("O", game.o_player_id,
-                                                                                      game.x_player_id)):
+        for side, user_id, other_id in (
+            ("X", game.x_player_id, game.o_player_id),
+            ("O", game.o_player_id, game.x_player_id),
+        ):
             column = columns[_SLOT[_score(game.result, side)]]
             _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
     for stats in locked.values():
@@ -278,24 +280,35 @@ def stats_recount(batch_size: int = 5000) -> None:
                 x, o = players[x_id], players[o_id]
                 x_after = rating_after(x.rating, o.rating, scores["X"], x.rated_games)
                 o_after = rating_after(o.rating, x.rating, scores["O"], o.rated_games)
-                changes.append(RatingChange(game_id=game_id, user_id=x_id, before=x.rating, after=x_after,
-                                            created_at=finished_at))
-                changes.append(RatingChange(game_id=game_id, user_id=o_id, before=o.rating, after=o_after,
-                                            created_at=finished_at))
+                changes.append(
+                    RatingChange(game_id=game_id, user_id=x_id, before=x.rating, after=x_after, created_at=finished_at)
+                )
+                changes.append(
+                    RatingChange(game_id=game_id, user_id=o_id, before=o.rating, after=o_after, created_at=finished_at)
+                )
                 _count_rated(x, x_after, scores["X"])
                 _count_rated(o, o_after, scores["O"])
             elif game_id in kept_changes:
                 side, user_id = ("X", x_id) if x_id else ("O", o_id)
                 player = players[user_id]
                 after = player.rating + kept_changes[game_id]
-                changes.append(RatingChange(game_id=game_id, user_id=user_id, before=player.rating, after=after,
-                                            created_at=finished_at))
+                changes.append(
+                    RatingChange(
+                        game_id=game_id, user_id=user_id, before=player.rating, after=after, created_at=finished_at
+                    )
+                )
                 _count_rated(player, after, scores[side])
         RatingChange.objects.bulk_create(changes, batch_size=batch_size)
         HeadToHead.objects.bulk_create(
             [
-                HeadToHead(user_id=user_id, opponent_id=other_id, games=wins + draws + losses, wins=wins,
-                           draws=draws, losses=losses)
+                HeadToHead(
+                    user_id=user_id,
+                    opponent_id=other_id,
+                    games=wins + draws + losses,
+                    wins=wins,
+                    draws=draws,
+                    losses=losses,
+                )
                 for (user_id, other_id), (wins, draws, losses) in pairs.items()
             ],
             batch_size=batch_size,

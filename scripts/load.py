@@ -112,7 +112,7 @@ class Tally:
 class Server:
     def __init__(self, base: str, session, tally: Tally, stop_at: float):
         self.base = base
-        self.ws_base = "ws" + base[len("http"):]
+        self.ws_base = "ws" + base[len("http") :]
         self.session = session
         self.tally = tally
         self.stop_at = stop_at
@@ -184,7 +184,11 @@ async def play_ai_game(server: Server, player: dict, game: dict, think: float) -
         cell = random.choice(free_cells(game["board"]))
         started = time.monotonic()
         answer = await server.call(
-            "POST", f"/api/games/{game['id']}/moves/", player["token"], {"cell": cell, "ply": game["ply"]}, kind="ai_move"
+            "POST",
+            f"/api/games/{game['id']}/moves/",
+            player["token"],
+            {"cell": cell, "ply": game["ply"]},
+            kind="ai_move",
         )
         if answer is None:
             game = await resync(server, player, game)
@@ -221,7 +225,11 @@ async def human_pair(server: Server, first: dict, second: dict, think: float) ->
     tally = server.tally
     while server.running():
         answer = await server.call(
-            "POST", "/api/challenges/", first["token"], {"kind": "direct", "opponent": second["username"]}, kind="challenge"
+            "POST",
+            "/api/challenges/",
+            first["token"],
+            {"kind": "direct", "opponent": second["username"]},
+            kind="challenge",
         )
         if answer is None or answer[0] != 201:
             if answer is not None:
@@ -260,7 +268,9 @@ async def play_over_websocket(server: Server, player: dict, game_id: int, think:
             game = await resync(server, player, game)
 
 
-async def _play_on_socket(server: Server, player: dict, game: dict, socket, think: float, latency_key: str = "human_move") -> dict:
+async def _play_on_socket(
+    server: Server, player: dict, game: dict, socket, think: float, latency_key: str = "human_move"
+) -> dict:
     import aiohttp
 
     tally = server.tally
@@ -415,7 +425,9 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
 
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=60)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()) as session:
+    async with aiohttp.ClientSession(
+        connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()
+    ) as session:
         half = len(players) // 2
         ai_players, people = players[:half], players[half:]
         figures: dict = {"players": {"against_ai": len(ai_players), "in_human_games": len(people) // 2 * 2}}
@@ -566,7 +578,12 @@ def start_server(env: dict, log) -> subprocess.Popen:
         if probe.connect_ex(("127.0.0.1", int(env["PORT"]))) == 0:
             raise SystemExit(f"something already listens on 127.0.0.1:{env['PORT']}: stop it or pass --port")
     process = subprocess.Popen(
-        [str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        [str(ROOT / "scripts" / "serve")],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     base = f"http://127.0.0.1:{env['PORT']}"
     deadline = time.monotonic() + 120
@@ -732,28 +749,40 @@ SATURATION_LABELS = {
 def report(kind: str, figures: dict) -> None:
     phase = figures["game_phase"]
     print(f"\n-- {kind} --")
-    print(f"players: {figures['players']['against_ai']} against the AI (HTTP API), "
-          f"{figures['players']['in_human_games']} in games between people (WebSockets)")
-    print(f"game phase: {phase['seconds']} s, {phase['moves_acknowledged']} moves acknowledged, "
-          f"{phase['move_requests_per_second']} moves sent per second, games started {phase['games_started']}")
+    print(
+        f"players: {figures['players']['against_ai']} against the AI (HTTP API), "
+        f"{figures['players']['in_human_games']} in games between people (WebSockets)"
+    )
+    print(
+        f"game phase: {phase['seconds']} s, {phase['moves_acknowledged']} moves acknowledged, "
+        f"{phase['move_requests_per_second']} moves sent per second, games started {phase['games_started']}"
+    )
     for name in ("ai_move", "human_move"):
         summary = phase[name]
-        print(f"  {name:<11} n={summary['count']:<6} p50 {summary['p50_ms']} ms  p95 {summary['p95_ms']} ms  "
-              f"p99 {summary['p99_ms']} ms  max {summary['max_ms']} ms")
+        print(
+            f"  {name:<11} n={summary['count']:<6} p50 {summary['p50_ms']} ms  p95 {summary['p95_ms']} ms  "
+            f"p99 {summary['p99_ms']} ms  max {summary['max_ms']} ms"
+        )
     if "saturation" in figures:
         sat = figures["saturation"]
-        print(f"flat out ({sat['concurrency']} clients, {sat['seconds_each']} s each in {sat['slices']} slices taken in turn; "
-              "games made before the clock):")
+        print(
+            f"flat out ({sat['concurrency']} clients, {sat['seconds_each']} s each in {sat['slices']} slices taken in turn; "
+            "games made before the clock):"
+        )
         for name, label in SATURATION_LABELS.items():
             figure = sat[name]
-            print(f"  {label:<40} {figure['per_second']:>7}/s  p50 {figure['latency']['p50_ms']:>6} ms  "
-                  f"= {figure['fraction_of_healthz']:.2f} of /healthz/")
+            print(
+                f"  {label:<40} {figure['per_second']:>7}/s  p50 {figure['latency']['p50_ms']:>6} ms  "
+                f"= {figure['fraction_of_healthz']:.2f} of /healthz/"
+            )
     if "kill" in figures:
         print(f"kill -9: {figures['kill']}")
     check = figures["check"]
-    print(f"check: {check['games_stored']} games and {check['moves_stored']} moves stored; "
-          f"{check['moves_acknowledged']} moves acknowledged, {check['acknowledged_but_missing']} of them missing; "
-          f"{check['corrupt_games']} games that do not replay")
+    print(
+        f"check: {check['games_stored']} games and {check['moves_stored']} moves stored; "
+        f"{check['moves_acknowledged']} moves acknowledged, {check['acknowledged_but_missing']} of them missing; "
+        f"{check['corrupt_games']} games that do not replay"
+    )
     for sample in check["missing_samples"] + check["corrupt_samples"]:
         print("   ", sample)
     print(f"errors: {sum(figures['errors'].values())} {figures['errors'] or ''}")
@@ -766,9 +795,16 @@ def main() -> int:
     parser.add_argument("--db", choices=["postgres", "sqlite", "both"], default="both")
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--duration", type=float, default=120, help="seconds of play")
-    parser.add_argument("--think", type=float, default=3.0, help="a player's mean pause before a move, seconds (uniform from half to one and a half times it)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=3.0,
+        help="a player's mean pause before a move, seconds (uniform from half to one and a half times it)",
+    )
     parser.add_argument("--saturation", type=float, default=20, help="seconds of each saturation measure (0: skip)")
-    parser.add_argument("--slices", type=int, default=4, help="each saturation measure is taken in this many slices, the kinds in turn")
+    parser.add_argument(
+        "--slices", type=int, default=4, help="each saturation measure is taken in this many slices, the kinds in turn"
+    )
     parser.add_argument("--concurrency", type=int, default=32, help="clients in the saturation measures")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--port", type=int, default=8200)
@@ -785,7 +821,7 @@ def main() -> int:
         pass
 
     results = {}
-    for kind in (["postgres", "sqlite"] if args.db == "both" else [args.db]):
+    for kind in ["postgres", "sqlite"] if args.db == "both" else [args.db]:
         results[kind] = run_one(args, kind)
         report(kind, results[kind])
     if args.json:

@@ -1,4 +1,5 @@
 """Fixtures shared by every test folder."""
+
 import os
 import subprocess
 import sys
@@ -20,9 +21,7 @@ def password():
 @pytest.fixture
 def user(django_user_model):
     """A registered player with an e-mail address (for password resets)."""
-    return django_user_model.objects.create_user(
-        username="alice", email="alice@example.com", password=PASSWORD
-    )
+    return django_user_model.objects.create_user(username="alice", email="alice@example.com", password=PASSWORD)
 
 
 @pytest.fixture
@@ -53,7 +52,9 @@ def collected_static(tmp_path_factory):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tttsite.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50}
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=BASE_DIR, env={**env, "STATIC_ROOT": str(root)}, check=True,
+        cwd=BASE_DIR,
+        env={**env, "STATIC_ROOT": str(root)},
+        check=True,
     )
     return root
 

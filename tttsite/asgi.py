@@ -3,6 +3,7 @@
 `manage.py runserver` serves it through Daphne; production runs it with
 several worker processes sharing the Redis channel layer (README).
 """
+
 import os
 
 from django.core.asgi import get_asgi_application

@@ -4,6 +4,7 @@ Every knob a deployment turns is an environment variable (see README.md,
 "Settings"); the defaults suit a laptop: SQLite in the project folder, e-mail
 printed to the console, plain http on 127.0.0.1.
 """
+
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -330,9 +331,9 @@ SPECTACULAR_SETTINGS = {
         "Tic-tac-toe against a minimax AI and against other people.\n\n"
         "**Authentication**: `Authorization: Token <token>` (POST /api/auth/token/), or the site's "
         "session with its CSRF token. Only /api/analyse/ and /api/auth/token/ answer anonymous clients.\n\n"
-        "**Errors** have one body: `{\"code\", \"message\"}`, plus `fields` for invalid input and "
+        '**Errors** have one body: `{"code", "message"}`, plus `fields` for invalid input and '
         "`game` (as it now stands) when an action on a game is refused (409).\n\n"
-        "**Moves** are `{\"cell\", \"ply\"}`: 201 when played (with the AI's reply), 200 when the "
+        '**Moves** are `{"cell", "ply"}`: 201 when played (with the AI\'s reply), 200 when the '
         "same move at the same ply was already played, 409 with the game when refused.\n\n"
         "**Rate limits**: per user and per anonymous client, tighter for analysis and sign-in; "
         "a 429 says how long to wait in Retry-After."

@@ -4,6 +4,7 @@ DEBUG stays off so tests see what users see (styled error pages, no debug
 toolbar of tracebacks). A SECRET_KEY is supplied here because tests are not a
 deployment.
 """
+
 import os
 import tempfile
 

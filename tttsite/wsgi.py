@@ -1,4 +1,5 @@
 """WSGI entry point: `application` for gunicorn, uWSGI and the like."""
+
 import os
 
 from django.core.wsgi import get_wsgi_application

@@ -125,7 +125,6 @@ class TokenInputSerializer(serializers.Serializer):
     password = StringField(style={"input_type": "password"}, write_only=True)
 
 
-
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text='Send it as "Authorization: Token <token>".')
 
@@ -245,19 +244,19 @@ class GameCreateInputSerializer(serializers.Serializer):
 class GameFilterSerializer(serializers.Serializer):
     """The history page's filters; empty or absent means any."""
 
-    result = serializers.ChoiceField(choices=list(RESULT_FILTERS), required=False, allow_blank=True,
-                                     help_text="From your side of the board.")
+    result = serializers.ChoiceField(
+        choices=list(RESULT_FILTERS), required=False, allow_blank=True, help_text="From your side of the board."
+    )
     opponent = serializers.ChoiceField(choices=["ai", "human"], required=False, allow_blank=True)
     variant = serializers.ChoiceField(choices=Variant.choices, required=False, allow_blank=True)
-    level = serializers.ChoiceField(choices=Level.choices, required=False, allow_blank=True,
-                                    help_text="The AI's level.")
+    level = serializers.ChoiceField(
+        choices=Level.choices, required=False, allow_blank=True, help_text="The AI's level."
+    )
 
 
 class MoveInputSerializer(serializers.Serializer):
     cell = WholeNumberField(min_value=0, max_value=MAX_CELL, help_text="0 is the top left, row by row.")
-    ply = WholeNumberField(
-        min_value=0, max_value=MAX_CELL + 1, help_text="How many moves you believe have been made."
-    )
+    ply = WholeNumberField(min_value=0, max_value=MAX_CELL + 1, help_text="How many moves you believe have been made.")
 
 
 # --------------------------------------------------------------------------
@@ -270,10 +269,12 @@ class ChallengeSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=ChallengeStatus.choices)
     variant = serializers.ChoiceField(choices=Variant.choices)
     challenger = serializers.CharField(source="challenger.username")
-    opponent = serializers.CharField(source="opponent.username", allow_null=True,
-                                     help_text="Who it was sent to, or who accepted it.")
-    side = serializers.ChoiceField(source="challenger_side", choices=ChallengeSide.choices,
-                                   help_text="The challenger's side.")
+    opponent = serializers.CharField(
+        source="opponent.username", allow_null=True, help_text="Who it was sent to, or who accepted it."
+    )
+    side = serializers.ChoiceField(
+        source="challenger_side", choices=ChallengeSide.choices, help_text="The challenger's side."
+    )
     move_time_limit = serializers.IntegerField(allow_null=True, help_text="Seconds per move; null: no limit.")
     token = serializers.SerializerMethodField(
         help_text="The invite's secret (POST /api/challenges/accept/): shown to the challenger only."
@@ -294,16 +295,18 @@ class ChallengeSerializer(serializers.Serializer):
 class ChallengeCreateInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ChallengeKind.choices, default=ChallengeKind.OPEN)
     variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.THREE)
-    side = serializers.ChoiceField(choices=ChallengeSide.choices, default=ChallengeSide.RANDOM,
-                                   help_text="The side you play.")
+    side = serializers.ChoiceField(
+        choices=ChallengeSide.choices, default=ChallengeSide.RANDOM, help_text="The side you play."
+    )
     move_time_limit = WholeNumberChoiceField(
         choices=[value for value, _ in MOVE_TIME_LIMITS if value is not None],
         allow_null=True,
         default=None,
         help_text="Seconds per move; null: no limit.",
     )
-    opponent = StringField(required=False, allow_blank=True, default="",
-                                     help_text="The username to challenge, for a direct challenge.")
+    opponent = StringField(
+        required=False, allow_blank=True, default="", help_text="The username to challenge, for a direct challenge."
+    )
 
     def validate(self, attrs):
         if attrs["kind"] == ChallengeKind.DIRECT and not attrs["opponent"]:
@@ -457,16 +460,23 @@ class PlayerStatsSerializer(serializers.Serializer):
     """A player's figures: ``stats`` (a PlayerStats), ``records`` and ``rating_changes``."""
 
     username = serializers.CharField(source="stats.user.username")
-    rating = serializers.IntegerField(source="stats.rating", help_text="Elo, from games between people; 1200 before the first.")
+    rating = serializers.IntegerField(
+        source="stats.rating", help_text="Elo, from games between people; 1200 before the first."
+    )
     provisional = serializers.BooleanField(
-        source="stats.is_provisional", help_text=f"Fewer than {PROVISIONAL_GAMES} rated games: the rating still moves fast."
+        source="stats.is_provisional",
+        help_text=f"Fewer than {PROVISIONAL_GAMES} rated games: the rating still moves fast.",
     )
     rated_games = serializers.IntegerField(source="stats.rated_games")
     rated_wins = serializers.IntegerField(source="stats.rated_wins")
     rated_draws = serializers.IntegerField(source="stats.rated_draws")
     rated_losses = serializers.IntegerField(source="stats.rated_losses")
-    games = serializers.IntegerField(source="stats.games", help_text="Finished games of every kind, against people and the AI.")
-    current_streak = serializers.IntegerField(source="stats.current_streak", help_text="Wins in a row (positive) or losses in a row (negative).")
+    games = serializers.IntegerField(
+        source="stats.games", help_text="Finished games of every kind, against people and the AI."
+    )
+    current_streak = serializers.IntegerField(
+        source="stats.current_streak", help_text="Wins in a row (positive) or losses in a row (negative)."
+    )
     best_streak = serializers.IntegerField(source="stats.best_streak", help_text="The most wins in a row.")
     records = PlayerRecordSerializer(many=True, help_text="Won, drawn and lost by board and opponent.")
     rating_changes = RatingChangeSerializer(many=True, help_text="The last 100 changes, newest first.")

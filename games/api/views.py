@@ -152,7 +152,11 @@ class GameMoveApi(APIView):
                     "nothing changed.",
                 ),
             },
-            400, 401, 403, 404, 409,
+            400,
+            401,
+            403,
+            404,
+            409,
             body=True,
         ),
         description="Play `cell`, saying how many moves you believe have been made (`ply`). "
@@ -183,9 +187,7 @@ class GameResignApi(APIView):
 
 
 class GameAbortApi(APIView):
-    @_game_action(
-        "games_abort", "Call the game off before its second move: no result, nobody's record changes."
-    )
+    @_game_action("games_abort", "Call the game off before its second move: no result, nobody's record changes.")
     def post(self, request, pk: int):
         return _game(services.game_abort_by_player(game_id=pk, player=_player(request)), request)
 
@@ -219,7 +221,6 @@ class GameReviewApi(APIView):
 
 # --------------------------------------------------------------------------
 # Challenges.
-
 
 
 class ChallengesApi(APIView):

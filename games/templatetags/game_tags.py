@@ -7,7 +7,7 @@ register = template.Library()
 
 @register.filter
 def short_evaluation(evaluation) -> str:
-    """"win 3", "draw", "loss 2" or "not solved": what fits inside a cell.
+    """ "win 3", "draw", "loss 2" or "not solved": what fits inside a cell.
 
     Words only: the search's raw score means nothing to a player and is never shown.
     """

@@ -60,6 +60,8 @@ def profile(request, username):
             "stats": selectors.player_stats(player),
             "records": selectors.player_records(player),
             "ratings": ratings,
-            "rating_chart": charts.line_chart([ratings[0].before, *(c.after for c in ratings)], left=0) if ratings else None,
+            "rating_chart": charts.line_chart([ratings[0].before, *(c.after for c in ratings)], left=0)
+            if ratings
+            else None,
         },
     )

@@ -6,6 +6,7 @@ nothing else: it is also the "page that does nothing" the load script
 measures moves against. /readyz/ says whether the services behind the site
 (the database; Redis when it is configured) answer, with 503 when one does not.
 """
+
 from __future__ import annotations
 
 import logging

@@ -134,4 +134,3 @@ def challenge_page(request, token: str):
             "invite_url": request.build_absolute_uri(challenge.get_absolute_url()),
         },
     )
-

@@ -10,8 +10,19 @@ from tests.api.conftest import assert_error, stored
 pytestmark = pytest.mark.django_db
 
 CHALLENGE_KEYS = {
-    "id", "kind", "status", "variant", "challenger", "opponent", "side", "move_time_limit", "token", "game",
-    "rematch_of", "created_at", "resolved_at",
+    "id",
+    "kind",
+    "status",
+    "variant",
+    "challenger",
+    "opponent",
+    "side",
+    "move_time_limit",
+    "token",
+    "game",
+    "rematch_of",
+    "created_at",
+    "resolved_at",
 }
 
 
@@ -23,9 +34,7 @@ def _offer(user, **kwargs):
 
 
 def test_an_open_challenge_waits_in_the_lobby(as_alice):
-    response = as_alice.post(
-        "/api/challenges/", {"kind": "open", "variant": "4x4", "side": "O", "move_time_limit": 60}
-    )
+    response = as_alice.post("/api/challenges/", {"kind": "open", "variant": "4x4", "side": "O", "move_time_limit": 60})
     assert response.status_code == 201
     challenge = response.json()
     assert set(challenge) == CHALLENGE_KEYS

@@ -117,8 +117,9 @@ def test_each_signed_in_player_has_a_budget_of_their_own(alice, bob, rates):
 def test_sign_in_attempts_are_limited(anon, alice, rates):
     rates(auth="2/min")
     for _ in range(2):
-        assert_error(anon.post("/api/auth/token/", {"username": "alice", "password": "guess"}), 400,
-                     "invalid_credentials")
+        assert_error(
+            anon.post("/api/auth/token/", {"username": "alice", "password": "guess"}), 400, "invalid_credentials"
+        )
     response = anon.post("/api/auth/token/", {"username": "alice", "password": "guess"})
     assert_error(response, 429, "throttled")
     assert "Retry-After" in response

@@ -15,9 +15,29 @@ from tests import stats_games
 pytestmark = pytest.mark.django_db
 
 GAME_KEYS = {
-    "id", "url", "variant", "board", "ply", "to_move", "status", "result", "termination", "winning_line",
-    "moves", "x_player", "o_player", "your_side", "ai_side", "ai_level", "start_mode", "move_time_limit",
-    "turn_deadline", "rematch_of", "created_at", "updated_at", "finished_at",
+    "id",
+    "url",
+    "variant",
+    "board",
+    "ply",
+    "to_move",
+    "status",
+    "result",
+    "termination",
+    "winning_line",
+    "moves",
+    "x_player",
+    "o_player",
+    "your_side",
+    "ai_side",
+    "ai_level",
+    "start_mode",
+    "move_time_limit",
+    "turn_deadline",
+    "rematch_of",
+    "created_at",
+    "updated_at",
+    "finished_at",
 }
 
 
@@ -25,9 +45,7 @@ GAME_KEYS = {
 
 
 def test_a_new_game_as_x_waits_for_the_player(as_alice, alice):
-    response = as_alice.post(
-        "/api/games/", {"opponent": "ai", "level": "perfect", "side": "X", "variant": "3x3"}
-    )
+    response = as_alice.post("/api/games/", {"opponent": "ai", "level": "perfect", "side": "X", "variant": "3x3"})
     assert response.status_code == 201
     game = response.json()
     assert set(game) == GAME_KEYS

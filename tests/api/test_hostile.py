@@ -89,8 +89,14 @@ def test_a_form_over_the_limit_is_a_413_page(client_logged_in, path):
 
 @pytest.mark.parametrize(
     "content_type",
-    ["text/plain", "multipart/form-data; boundary=xyz", "application/x-www-form-urlencoded", "application/xml",
-     "application/jsonp", "text/json"],
+    [
+        "text/plain",
+        "multipart/form-data; boundary=xyz",
+        "application/x-www-form-urlencoded",
+        "application/xml",
+        "application/jsonp",
+        "text/json",
+    ],
 )
 @pytest.mark.parametrize("endpoint", TAKES_A_BODY, ids=_id)
 def test_a_body_that_is_not_json_is_a_415(as_alice, world, endpoint, content_type):
@@ -129,8 +135,16 @@ WELL_FORMED_BUT_WRONG = {
     "huge-int": {"cell": 10**30, "ply": 10**30, "opponent": 10**30, "board": 10**30, "username": 10**30},
     "negative": {"cell": -1, "ply": -1, "opponent": -1, "board": -1, "username": -1, "token": -1, "kind": -1},
     "nested-values": {"cell": {"cell": [4]}, "ply": [[0]], "opponent": {"$gt": ""}, "username": ["alice"]},
-    "nul-bytes": {"cell": "4\x00", "ply": "\x00", "opponent": "bob\x00", "username": "alice\x00", "password": "\x00",
-                  "board": "....\x00....", "token": "\x00", "kind": "open\x00"},
+    "nul-bytes": {
+        "cell": "4\x00",
+        "ply": "\x00",
+        "opponent": "bob\x00",
+        "username": "alice\x00",
+        "password": "\x00",
+        "board": "....\x00....",
+        "token": "\x00",
+        "kind": "open\x00",
+    },
     "wrong-kinds": {"kind": "everyone", "side": "Z", "variant": "9x9", "opponent": "robot", "move_time_limit": -5},
 }
 
@@ -156,7 +170,9 @@ def session_api(alice):
     return client
 
 
-@pytest.mark.parametrize("token", ["forged-token-forged-token-forged-", "a" * 64, "\x00" * 32], ids=["forged", "wrong", "nul"])
+@pytest.mark.parametrize(
+    "token", ["forged-token-forged-token-forged-", "a" * 64, "\x00" * 32], ids=["forged", "wrong", "nul"]
+)
 @pytest.mark.parametrize("endpoint", [e for e in POSTS if not e.public], ids=_id)
 def test_a_session_request_with_a_forged_csrf_token_is_refused(session_api, world, endpoint, token):
     session_api.cookies["csrftoken"] = "b" * 32  # a cookie of the attacker's choosing, not matching
@@ -250,7 +266,9 @@ def finished_between_people(alice, bob):
 
 
 @pytest.mark.parametrize("who", ["carol", "anonymous"])
-@pytest.mark.parametrize("method, path", [p for p in GAME_PAGES if p[0] == "post"], ids=[p for m, p in GAME_PAGES if m == "post"])
+@pytest.mark.parametrize(
+    "method, path", [p for p in GAME_PAGES if p[0] == "post"], ids=[p for m, p in GAME_PAGES if m == "post"]
+)
 def test_someone_elses_game_from_the_pages_changes_nothing(carol, world, finished_between_people, method, path, who):
     """Carol (or someone signed out) posts each action at Alice and Bob's
     games: refused with the reason, or sent to sign in; never a 500."""

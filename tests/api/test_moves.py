@@ -171,7 +171,9 @@ def _play_to_the_end(client, game) -> list[list[str]]:
     moves, body = [], {"status": "in_progress", "ply": 0, "board": "." * 9}
     while body["status"] == "in_progress":
         with CaptureQueriesContext(connection) as captured:
-            response = client.post(_move_url(game), {"cell": body["board"].index("."), "ply": body["ply"]}, format="json")
+            response = client.post(
+                _move_url(game), {"cell": body["board"].index("."), "ply": body["ply"]}, format="json"
+            )
         assert response.status_code == 201, response.content
         body = response.json()
         moves.append(_statements(captured.captured_queries))

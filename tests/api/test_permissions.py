@@ -163,9 +163,7 @@ def test_the_player_to_move_cannot_claim_a_timeout(as_alice, world):
     assert "your own turn" in body["message"]
 
 
-@pytest.mark.parametrize(
-    "name, status, code", [("accept", 409, "own_challenge"), ("decline", 403, "not_a_player")]
-)
+@pytest.mark.parametrize("name, status, code", [("accept", 409, "own_challenge"), ("decline", 403, "not_a_player")])
 def test_the_challenger_cannot_answer_their_own_challenge(as_alice, world, name, status, code):
     before = stored()
     assert_error(BY_NAME[name].call(as_alice, world), status, code)

@@ -93,9 +93,16 @@ def test_the_docs_render_in_a_browser_without_the_internet(live_server):
         pytest.fail("chromium is not installed (apt-get install chromium)", pytrace=False)
     result = subprocess.run(
         [
-            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run", "--virtual-time-budget=10000",
-            "--dump-dom", live_server.url + "/api/docs/",
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            live_server.url + "/api/docs/",
         ],
         capture_output=True,
         text=True,

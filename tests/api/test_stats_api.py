@@ -37,7 +37,11 @@ def test_a_players_stats_are_their_rating_record_streaks_and_changes(anon, alice
 def test_a_player_without_games_is_at_the_start(anon, alice):
     body = anon.get("/api/users/alice/stats/").json()
     assert (body["rating"], body["provisional"], body["games"], body["records"], body["rating_changes"]) == (
-        1200, True, 0, [], []
+        1200,
+        True,
+        0,
+        [],
+        [],
     )
 
 
@@ -61,8 +65,14 @@ def test_the_leaderboard_ranks_by_rating(anon, alice, bob, carol):
     results = body["results"]
     assert [r["rank"] for r in results] == [1, 2, 3]
     assert results[0] == {
-        "rank": 1, "username": "alice", "rating": PlayerStats.objects.get(user=alice).rating,
-        "provisional": True, "rated_games": 2, "wins": 2, "draws": 0, "losses": 0,
+        "rank": 1,
+        "username": "alice",
+        "rating": PlayerStats.objects.get(user=alice).rating,
+        "provisional": True,
+        "rated_games": 2,
+        "wins": 2,
+        "draws": 0,
+        "losses": 0,
     }
     assert [r["rating"] for r in results] == sorted((r["rating"] for r in results), reverse=True)
 

@@ -8,6 +8,7 @@ Use them with pytest-django's `live_server`:
 Every test in this folder runs with `transactional_db`, so the live server's
 thread sees the rows a test writes.
 """
+
 import os
 import shutil
 
@@ -63,9 +64,7 @@ def playwright_instance():
 @pytest.fixture(scope="session")
 def browser(playwright_instance, chromium_path):
     """One headless Chromium for the whole session."""
-    browser = playwright_instance.chromium.launch(
-        executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
-    )
+    browser = playwright_instance.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
     yield browser
     browser.close()
 
@@ -93,9 +92,7 @@ def page(context):
     page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
     page.on(
         "console",
-        lambda message: errors.append(f"console.{message.type}: {message.text}")
-        if message.type == "error"
-        else None,
+        lambda message: errors.append(f"console.{message.type}: {message.text}") if message.type == "error" else None,
     )
     yield page
     assert not errors, "the page reported errors:\n" + "\n".join(errors)

@@ -1,4 +1,5 @@
 """Accounts in a real browser: what a visitor sees and clicks."""
+
 import re
 
 from django.contrib.auth import get_user_model
@@ -71,9 +72,7 @@ def test_pages_fit_a_phone_screen_without_sideways_scrolling(live_server, browse
     try:
         for path in ["/", "/accounts/signup/", "/accounts/login/", "/no-such-page/"]:
             page.goto(live_server.url + path)
-            overflow = page.evaluate(
-                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-            )
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 375px"
 
         page.goto(live_server.url + "/accounts/login/")
@@ -81,9 +80,7 @@ def test_pages_fit_a_phone_screen_without_sideways_scrolling(live_server, browse
         page.get_by_label("Password").fill(PASSWORD)
         page.get_by_role("button", name="Log in").click()
         expect(page.locator(".nav__user")).to_be_visible()
-        overflow = page.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"signed-in home scrolls sideways by {overflow}px at 375px"
         # Dark mode really is dark.
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")

@@ -9,7 +9,13 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.browser.test_live_browser import alice_and_bob_in_a_game, assert_not_reloaded, cell, expect_live, mark_no_reload
+from tests.browser.test_live_browser import (
+    alice_and_bob_in_a_game,
+    assert_not_reloaded,
+    cell,
+    expect_live,
+    mark_no_reload,
+)
 
 OFFLINE = "offline — refreshing every 5 s"
 POLLED = 12_000  # ms: one poll (5 s) and its fetch, with room to spare on a busy machine
@@ -75,11 +81,16 @@ def test_a_move_the_server_cannot_take_is_put_back_with_the_reason(asgi_live_ser
     mark_no_reload(alice)
 
     # The database stops just as alice moves: the server answers 503.
-    alice.route(re.compile(r"/games/\d+/move/$"), lambda route: route.fulfill(
-        status=503, headers={"Retry-After": "5"}, content_type="text/html", body="<h1>Back in a moment</h1>"))
+    alice.route(
+        re.compile(r"/games/\d+/move/$"),
+        lambda route: route.fulfill(
+            status=503, headers={"Retry-After": "5"}, content_type="text/html", body="<h1>Back in a moment</h1>"
+        ),
+    )
     cell(alice, 4).click()
     expect(alice.locator(".game-error")).to_have_text(
-        "The site is not answering just now, so your move was not played. Try again in a few seconds.")
+        "The site is not answering just now, so your move was not played. Try again in a few seconds."
+    )
     expect(cell(alice, 4)).to_have_text("")  # the mark shown at once is taken back
     expect(cell(alice, 4)).to_be_enabled()
     assert Game.objects.get().move_count == 0

@@ -106,7 +106,12 @@ def arrow_targets(start, free):
     """Where each arrow key takes the focus from ``start`` on 3x3: the nearest free
     cell that way (occupied cells are skipped), or None at the edge."""
     targets = {}
-    for key, (d_row, d_col) in {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}.items():
+    for key, (d_row, d_col) in {
+        "ArrowUp": (-1, 0),
+        "ArrowDown": (1, 0),
+        "ArrowLeft": (0, -1),
+        "ArrowRight": (0, 1),
+    }.items():
         row, col = divmod(start, 3)
         targets[key] = None
         while 0 <= row + d_row < 3 and 0 <= col + d_col < 3:
@@ -328,9 +333,9 @@ def test_the_ais_thinking_paints_every_free_cell_and_the_hint_picks_one(live_ser
         assert re.fullmatch(r"(WIN|LOSS) \d+|DRAW", text.strip().upper()), text
     expect(page.locator("#game .board .cell--eval-draw")).to_have_count(9)  # the empty board is a draw
     stats = page.locator("#game .thinking .stats")
-    expect(stats.locator("div").filter(has_text="Positions this search visited (alpha-beta with memory)").locator(
-        "dd"
-    )).to_have_text(re.compile(r"^[\d,]+$"))
+    expect(
+        stats.locator("div").filter(has_text="Positions this search visited (alpha-beta with memory)").locator("dd")
+    ).to_have_text(re.compile(r"^[\d,]+$"))
     for name in ("A textbook alpha-beta (no memory, fixed order)", "Plain minimax (the whole game tree)"):
         expect(stats.locator("div").filter(has_text=name).locator("dd")).to_have_text(
             re.compile(r"^(more than )?[\d,]+$")
@@ -368,7 +373,11 @@ def test_history_and_game_pages_fit_the_screen(live_server, browser, width, sche
     player = Player(user=user)
     for n in range(24):
         new = services.game_create_against_ai(
-            player=player, side="XO"[n % 2], level=("easy", "perfect")[n % 2], seed=n, variant=("3x3", "4x4")[n % 5 == 0]
+            player=player,
+            side="XO"[n % 2],
+            level=("easy", "perfect")[n % 2],
+            seed=n,
+            variant=("3x3", "4x4")[n % 5 == 0],
         )
         if n % 3 == 0:
             services.game_resign(game_id=new.pk, player=player)
@@ -380,7 +389,11 @@ def test_history_and_game_pages_fit_the_screen(live_server, browser, width, sche
         page.get_by_label("Username").fill(user.username)
         page.get_by_label("Password").fill(PASSWORD)
         page.get_by_role("button", name="Log in").click()
-        for name, path in [("history", "/games/?opponent=ai"), ("game", f"/games/{game.pk}/"), ("profile", f"/players/{user.username}/")]:
+        for name, path in [
+            ("history", "/games/?opponent=ai"),
+            ("game", f"/games/{game.pk}/"),
+            ("profile", f"/players/{user.username}/"),
+        ]:
             page.goto(live_server.url + path)
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"

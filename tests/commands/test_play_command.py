@@ -192,7 +192,7 @@ def test_a_side_and_a_starter_that_contradict_the_rules_are_refused():
 def test_bigger_boards_take_row_and_column():
     out = play("--side", "X", "--variant", "4x4", "--level", "easy", "--seed", "3", typed="5\n1 1\nq\n")
 
-    assert 'Bad move: \'5\' is not a cell. Type row and column like "2 3" (1 to 4).' in out
+    assert "Bad move: '5' is not a cell. Type row and column like \"2 3\" (1 to 4)." in out
     game = only_game()
     assert game.variant == "4x4" and game.cells[0] == 0
 

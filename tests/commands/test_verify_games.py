@@ -20,7 +20,9 @@ def ai_game(user, cells, side="X"):
         if game.status != Status.IN_PROGRESS:
             break
         free = set(range(9)) - set(game.moves.values_list("cell", flat=True))
-        services.game_play_move(game_id=game.pk, player=player, cell=cell if cell in free else min(free), ply=game.move_count)
+        services.game_play_move(
+            game_id=game.pk, player=player, cell=cell if cell in free else min(free), ply=game.move_count
+        )
         services.game_play_ai_move(game_id=game.pk)
     return Game.objects.get(pk=game.pk)
 
@@ -68,7 +70,9 @@ def test_a_result_the_moves_do_not_give_is_reported(games):
     wrong = "o_won" if game.result != "o_won" else "x_won"
     Game.objects.filter(pk=game.pk).update(result=wrong)
     (problem,) = problems()
-    assert problem.startswith(f"game {game.pk}: stored as {wrong} by {game.termination}, but the moves give {game.result}")
+    assert problem.startswith(
+        f"game {game.pk}: stored as {wrong} by {game.termination}, but the moves give {game.result}"
+    )
 
 
 def test_a_game_stored_as_in_progress_after_the_board_ended_is_reported(games):

@@ -90,7 +90,12 @@ def test_a_5x5_review_finds_the_move_that_really_turned_a_draw_into_a_loss():
     while not board.is_game_over():
         analysis = analyse(board)
         losing = [cell for cell, e in analysis.items() if e.outcome == "loss"]
-        if blunder_ply is None and board.to_move == "O" and losing and analysis[analysis.best_cells[0]].outcome == "draw":
+        if (
+            blunder_ply is None
+            and board.to_move == "O"
+            and losing
+            and analysis[analysis.best_cells[0]].outcome == "draw"
+        ):
             cell = rng.choice(losing)
             blunder_ply = board.ply
         else:
@@ -165,7 +170,7 @@ def reference_position(moves: list[int], size: int) -> str:
 
 
 def test_a_hint_after_an_analysis_of_the_same_position_costs_no_search():
-    board = Board.from_string("XOX.O" "OXO.." "X...." "O.X.." "....X")
+    board = Board.from_string("XOX.OOXO..X....O.X......X")
     analysis = analyse(board)
     solver = engine._solver(5)
     before = solver.nodes

@@ -42,7 +42,7 @@ def test_a_textbook_count_that_would_run_too_long_is_a_lower_bound():
 
 def test_a_minimax_count_too_large_to_make_is_a_lower_bound_not_an_estimate():
     # 11 free cells: one more than the engine counts exactly, few enough for the test to.
-    board = Board.from_string("XOXOX" "OXOX." "....." "OX..." "O.X..")
+    board = Board.from_string("XOXOXOXOX......OX...O.X..")
     counted, exact = engine._minimax_nodes(board)
     assert not exact
     me, opp = board._mover_masks()

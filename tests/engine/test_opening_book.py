@@ -85,7 +85,7 @@ def test_without_its_book_the_engine_says_so_and_still_plays_and_analyses_exactl
     tmp_path, monkeypatch, caplog, fresh_solvers
 ):
     monkeypatch.setattr(opening_book, "BOOK_PATH", _damaged(tmp_path, "flipped byte"))
-    board = Board.from_string("XOX.O" "OXO.X" "X...." "O.X.." "....O")
+    board = Board.from_string("XOX.OOXO.XX....O.X......O")
     with caplog.at_level(logging.WARNING, logger="games.opening_book"):
         analysis = analyse(board)
     assert "checksum does not match" in caplog.text and "solved by search alone" in caplog.text

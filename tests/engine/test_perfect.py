@@ -17,9 +17,7 @@ def test_every_3x3_evaluation_matches_the_referee(positions_3x3):
     # Outcome and distance of every legal cell of every position with a move to make.
     for text in _non_terminal(positions_3x3):
         analysis = analyse(Board.from_string(text))
-        expected = {
-            cell: reference.describe(score, text) for cell, score in reference.move_values(text).items()
-        }
+        expected = {cell: reference.describe(score, text) for cell, score in reference.move_values(text).items()}
         got = {cell: (e.outcome, e.plies) for cell, e in analysis.items()}
         assert got == expected, text
 
@@ -84,11 +82,7 @@ def test_perfect_always_blocks_a_loss_in_one(positions_3x3):
         if any(board.play(c).winner for c in board.legal_moves):
             continue  # winning beats blocking
         other = "O" if board.to_move == "X" else "X"
-        threats = [
-            c
-            for c in board.legal_moves
-            if reference.winner(text[:c] + other + text[c + 1 :]) == other
-        ]
+        threats = [c for c in board.legal_moves if reference.winner(text[:c] + other + text[c + 1 :]) == other]
         if len(threats) == 1:
             for seed in range(4):
                 assert best_move(board, seed=seed) == threats[0], text
@@ -121,9 +115,7 @@ def _random_positions(size, empties, count, seed):
 def test_4x4_evaluations_match_the_referee_late_in_the_game():
     for text in _random_positions(4, empties=8, count=60, seed=4):
         analysis = analyse(Board.from_string(text))
-        expected = {
-            cell: reference.describe(score, text) for cell, score in reference.move_values(text).items()
-        }
+        expected = {cell: reference.describe(score, text) for cell, score in reference.move_values(text).items()}
         assert {cell: (e.outcome, e.plies) for cell, e in analysis.items()} == expected, text
 
 
@@ -163,8 +155,7 @@ def _tactical_5x5(want, count, seed):
                 text = str(board)
                 other = "O" if mover == "X" else "X"
                 other_wins = [
-                    c for c in board.legal_moves
-                    if reference.winner(text[:c] + other + text[c + 1 :]) == other
+                    c for c in board.legal_moves if reference.winner(text[:c] + other + text[c + 1 :]) == other
                 ]
             if want == "win" and wins:
                 found.append((board, wins))

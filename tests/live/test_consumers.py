@@ -144,8 +144,16 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
 
 @pytest.mark.parametrize(
     "frame",
-    ["not json", "[4, 0]", '"move"', "null", "[" * 5000 + "]" * 5000, '{"action": "move", "cell": "4", "ply": []}',
-     '{"action": "move", "cell": 99999999999999999999999, "ply": 0}', '{"action": "move\\u0000", "cell": 4}'],
+    [
+        "not json",
+        "[4, 0]",
+        '"move"',
+        "null",
+        "[" * 5000 + "]" * 5000,
+        '{"action": "move", "cell": "4", "ply": []}',
+        '{"action": "move", "cell": 99999999999999999999999, "ply": 0}',
+        '{"action": "move\\u0000", "cell": 4}',
+    ],
     ids=["text", "array", "string", "null", "nested", "wrong-types", "huge-int", "nul"],
 )
 async def test_a_hostile_frame_is_refused_and_the_socket_goes_on(frame):

@@ -87,7 +87,9 @@ async def test_the_session_lookup_failing_closes_the_socket_with_4503():
 
 async def test_the_database_down_inside_the_consumer_closes_the_socket_with_4503():
     alice, game, _ = await _alice_her_game_and_session()
-    communicator = WebsocketCommunicator(CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/")
+    communicator = WebsocketCommunicator(
+        CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/"
+    )
     communicator.scope["user"] = alice  # signed in already: the consumer's own query is the first
     with mock.patch.object(BaseDatabaseWrapper, "ensure_connection", side_effect=OperationalError("refused")):
         await _closed_with_4503(communicator)
@@ -95,7 +97,9 @@ async def test_the_database_down_inside_the_consumer_closes_the_socket_with_4503
 
 async def test_other_failures_are_not_dressed_up_as_outages():
     alice, game, _ = await _alice_her_game_and_session()
-    communicator = WebsocketCommunicator(CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/")
+    communicator = WebsocketCommunicator(
+        CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/"
+    )
     communicator.scope["user"] = alice
     with mock.patch("games.consumers.GameConsumer._state", side_effect=RuntimeError("a bug")):
         with pytest.raises(RuntimeError, match="a bug"):

@@ -127,8 +127,12 @@ def test_players_on_different_workers_see_each_others_moves(workers):
     first, second = workers
     path = f"/ws/games/{game.pk}/"
     with (
-        connect(f"ws://{first}{path}", additional_headers={"Cookie": cookies[alice], "Origin": f"http://{first}"}) as on_first,
-        connect(f"ws://{second}{path}", additional_headers={"Cookie": cookies[bob], "Origin": f"http://{second}"}) as on_second,
+        connect(
+            f"ws://{first}{path}", additional_headers={"Cookie": cookies[alice], "Origin": f"http://{first}"}
+        ) as on_first,
+        connect(
+            f"ws://{second}{path}", additional_headers={"Cookie": cookies[bob], "Origin": f"http://{second}"}
+        ) as on_second,
     ):
         assert receive(on_first, "state")["side"] == "X"
         assert receive(on_second, "state")["side"] == "O"

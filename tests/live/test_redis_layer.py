@@ -50,9 +50,7 @@ async def test_moves_travel_through_redis_to_both_players(redis_layer):
         assert connected
         assert (await communicator.receive_json_from())["type"] == "state"
         sockets.append(communicator)
-    await database_sync_to_async(services.game_play_move)(
-        game_id=game.pk, player=Player(user=alice), cell=4, ply=0
-    )
+    await database_sync_to_async(services.game_play_move)(game_id=game.pk, player=Player(user=alice), cell=4, ply=0)
     for communicator in sockets:
         event = await communicator.receive_json_from(timeout=5)
         assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 4)

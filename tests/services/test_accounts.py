@@ -26,16 +26,20 @@ def _counters_of(user) -> dict:
     """Everything the site counts for ``user``: rating, records, rating history."""
     return {
         "stats": PlayerStats.objects.filter(user=user).values().get(),
-        "records": sorted(PlayerRecord.objects.filter(user=user).values_list("variant", "opponent", "wins",
-                                                                              "losses", "draws")),
+        "records": sorted(
+            PlayerRecord.objects.filter(user=user).values_list("variant", "opponent", "wins", "losses", "draws")
+        ),
         "ratings": list(RatingChange.objects.filter(user=user).values_list("game_id", "before", "after")),
     }
 
 
 def _site_figures() -> dict:
     return {
-        "daily": sorted(DailyStats.objects.values_list("day", "variant", "opponent", "ai_side", "result",
-                                                       "termination", "games", "moves")),
+        "daily": sorted(
+            DailyStats.objects.values_list(
+                "day", "variant", "opponent", "ai_side", "result", "termination", "games", "moves"
+            )
+        ),
         "first_moves": sorted(FirstMoveStats.objects.values_list("variant", "cell", "result", "games")),
     }
 

@@ -101,17 +101,30 @@ def test_a_timeout_counts_as_a_win_on_time(people):
 
 def _snapshot():
     return {
-        "daily": sorted(DailyStats.objects.values_list("day", "variant", "opponent", "result", "termination", "games",
-                                                       "moves")),
+        "daily": sorted(
+            DailyStats.objects.values_list("day", "variant", "opponent", "result", "termination", "games", "moves")
+        ),
         "first": sorted(FirstMoveStats.objects.values_list("variant", "cell", "result", "games")),
-        "records": sorted(PlayerRecord.objects.values_list("user_id", "variant", "opponent", "wins", "losses",
-                                                           "draws")),
-        "players": sorted(PlayerStats.objects.values_list(
-            "user_id", "rating", "rated_games", "rated_wins", "rated_losses", "rated_draws", "games",
-            "current_streak", "best_streak")),
+        "records": sorted(
+            PlayerRecord.objects.values_list("user_id", "variant", "opponent", "wins", "losses", "draws")
+        ),
+        "players": sorted(
+            PlayerStats.objects.values_list(
+                "user_id",
+                "rating",
+                "rated_games",
+                "rated_wins",
+                "rated_losses",
+                "rated_draws",
+                "games",
+                "current_streak",
+                "best_streak",
+            )
+        ),
         "ratings": sorted(RatingChange.objects.values_list("game_id", "user_id", "before", "after")),
-        "head_to_head": sorted(HeadToHead.objects.values_list("user_id", "opponent_id", "games", "wins", "losses",
-                                                              "draws")),
+        "head_to_head": sorted(
+            HeadToHead.objects.values_list("user_id", "opponent_id", "games", "wins", "losses", "draws")
+        ),
     }
 
 
@@ -126,7 +139,9 @@ def test_counters_kept_as_games_end_equal_a_recount_of_every_game(people):
         else:
             player = Player(user=x) if kind == "ai" else Player(guest_key=f"guest-{round_}")
             game = services.game_create_against_ai(
-                player=player, level=rng.choice(["easy", "medium", "hard", "perfect"]), side=rng.choice("XO"),
+                player=player,
+                level=rng.choice(["easy", "medium", "hard", "perfect"]),
+                side=rng.choice("XO"),
                 seed=round_,
             )
             players = {game.human_side: player}
@@ -181,8 +196,9 @@ def test_a_guests_finished_games_count_in_the_account_that_adopts_them(people):
     games = [services.game_create_against_ai(player=guest, level="easy", seed=n) for n in range(3)]
     for game in games[:2]:
         services.game_resign(game_id=game.pk, player=guest)
-    services.game_resign(game_id=services.game_create_against_ai(player=Player(user=ann), seed=9).pk,
-                         player=Player(user=ann))
+    services.game_resign(
+        game_id=services.game_create_against_ai(player=Player(user=ann), seed=9).pk, player=Player(user=ann)
+    )
     assert services.games_adopt_guest(user=ann, guest_key="a-guest") == 3
     record = PlayerRecord.objects.get(user=ann, opponent="easy")
     assert record.losses == 2

@@ -99,12 +99,20 @@ def test_the_json_holds_every_game_of_the_player_with_results_and_moves(client_l
 
     ongoing = exported[games["ongoing"].pk]
     assert (ongoing["status"], ongoing["outcome"], ongoing["result"], ongoing["finished_at"]) == (
-        "in_progress", "unfinished", None, None)
+        "in_progress",
+        "unfinished",
+        None,
+        None,
+    )
     assert [move["cell"] for move in ongoing["moves"]] == [4, 0]
 
     ai = exported[games["ai"].pk]
     assert (ai["opponent"], ai["opponent_kind"], ai["outcome"], ai["termination"]) == (
-        "AI (easy)", "ai", "loss", "resigned")
+        "AI (easy)",
+        "ai",
+        "loss",
+        "resigned",
+    )
     assert [move["cell"] for move in ai["moves"]] == _cells(games["ai"])
 
 
@@ -122,7 +130,11 @@ def test_the_csv_holds_one_row_per_game_with_the_moves_in_one_column(client_logg
     assert rows[games["drawn"].pk]["moves"] == " ".join(map(str, DRAW))
     ongoing = rows[games["ongoing"].pk]
     assert (ongoing["outcome"], ongoing["result"], ongoing["finished_at"], ongoing["moves"]) == (
-        "unfinished", "", "", "4 0")
+        "unfinished",
+        "",
+        "",
+        "4 0",
+    )
     assert rows[games["ai"].pk]["opponent"] == "AI (easy)"
 
 
@@ -183,7 +195,10 @@ def test_a_deleted_opponent_is_named_so_in_the_download(client_logged_in, user, 
     (exported,) = json.loads(text)["games"]
     assert exported["id"] == game.pk
     assert (exported["opponent"], exported["opponent_kind"], exported["outcome"]) == (
-        "Deleted player", "deleted", "win")
+        "Deleted player",
+        "deleted",
+        "win",
+    )
 
 
 # -- deleting the account -----------------------------------------------------------

@@ -1,4 +1,5 @@
 """Account pages as a visitor meets them: sign up, log in and out, passwords, profile."""
+
 import re
 
 import pytest
@@ -105,9 +106,7 @@ def test_signup_with_a_taken_username_is_refused(client, user):
 
 
 def test_signup_with_a_weak_password_is_refused(client):
-    response = client.post(
-        reverse("games:signup"), {"username": "bob", "password1": "123", "password2": "123"}
-    )
+    response = client.post(reverse("games:signup"), {"username": "bob", "password1": "123", "password2": "123"})
 
     assert response.status_code == 200
     assert "This password is too short." in response.content.decode()
@@ -125,9 +124,7 @@ def test_signed_in_player_visiting_signup_goes_home(client_logged_in):
 
 
 def test_login_with_the_right_password_signs_in(client, user, password):
-    response = client.post(
-        reverse("login"), {"username": user.username, "password": password}, follow=True
-    )
+    response = client.post(reverse("login"), {"username": user.username, "password": password}, follow=True)
 
     assert response.redirect_chain == [(reverse("games:home"), 302)]
     assert signed_in_username(client) == user.username
@@ -136,9 +133,7 @@ def test_login_with_the_right_password_signs_in(client, user, password):
 
 def test_login_follows_next(client, user, password):
     profile_url = reverse("games:profile", args=[user.username])
-    response = client.post(
-        reverse("login"), {"username": user.username, "password": password, "next": profile_url}
-    )
+    response = client.post(reverse("login"), {"username": user.username, "password": password, "next": profile_url})
 
     assert response.status_code == 302
     assert response["Location"] == profile_url
@@ -238,9 +233,7 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client, user, pass
     assert "Choose a new password" in response.content.decode()
     form_url = response.redirect_chain[-1][0]
 
-    response = client.post(
-        form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}, follow=True
-    )
+    response = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}, follow=True)
     assert response.redirect_chain == [(reverse("password_reset_complete"), 302)]
     assert "Your new password is set" in response.content.decode()
     user.refresh_from_db()
@@ -275,8 +268,8 @@ def test_profile_shows_username_and_date_joined(client, user):
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"<h1 class=\"page-title\">{user.username}</h1>" in html
-    assert f"Playing since <time datetime=\"{user.date_joined.isoformat()}\">" in html
+    assert f'<h1 class="page-title">{user.username}</h1>' in html
+    assert f'Playing since <time datetime="{user.date_joined.isoformat()}">' in html
     # A visitor sees no account links on someone else's page.
     assert reverse("password_change") not in html
 

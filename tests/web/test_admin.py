@@ -320,7 +320,7 @@ def test_users_can_still_be_sorted_by_games_played(admin_client, user, bob):
     _game_between(user, bob, [4])
     _game_against_ai(Player(user=user))
     page = admin_client.get("/admin/auth/user/", {"o": "-6"}).content.decode()
-    order = [m for m in re.findall(r'>(alice|bob|admin)</a></th>', page)]
+    order = [m for m in re.findall(r">(alice|bob|admin)</a></th>", page)]
     assert order == ["alice", "bob", "admin"]
 
 

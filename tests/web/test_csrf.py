@@ -179,7 +179,9 @@ def test_playing_with_the_token(signed_in, user):
 
 def test_challenging_and_accepting_with_the_token(signed_in, user, bob):
     token = token_from(signed_in, reverse("games:challenge_new"))
-    signed_in.post(reverse("games:challenge_new"), {"variant": "3x3", "side": "X", "kind": "open", "csrfmiddlewaretoken": token})
+    signed_in.post(
+        reverse("games:challenge_new"), {"variant": "3x3", "side": "X", "kind": "open", "csrfmiddlewaretoken": token}
+    )
     assert Challenge.objects.filter(challenger=user, status="open").exists()
 
     theirs = services.challenge_create(challenger=bob, side="O")

@@ -76,10 +76,14 @@ def test_a_bad_page_shows_a_page_not_an_error(client, people, page):
     assert "ann" in response.content.decode()
 
 
-def test_the_leaderboard_costs_the_same_queries_with_few_or_many_players(client, django_user_model, django_assert_num_queries):
+def test_the_leaderboard_costs_the_same_queries_with_few_or_many_players(
+    client, django_user_model, django_assert_num_queries
+):
     def add(n, start):
         PlayerStats.objects.bulk_create(
-            PlayerStats(user=django_user_model.objects.create_user(f"q{start + i}"), rating=1500 - i, rated_games=i % 20 + 1)
+            PlayerStats(
+                user=django_user_model.objects.create_user(f"q{start + i}"), rating=1500 - i, rated_games=i % 20 + 1
+            )
             for i in range(n)
         )
 

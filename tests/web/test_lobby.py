@@ -305,8 +305,12 @@ def test_an_anonymous_visitor_is_asked_to_log_in_or_sign_up_and_comes_back(clien
 def test_the_signup_page_ignores_a_next_that_leaves_the_site(client):
     response = client.post(
         "/accounts/signup/",
-        {"username": "newcomer", "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42",
-         "next": "https://evil.example/"},
+        {
+            "username": "newcomer",
+            "password1": "a-long-passphrase-42",
+            "password2": "a-long-passphrase-42",
+            "next": "https://evil.example/",
+        },
     )
     assert response["Location"] == reverse("games:home")
 

@@ -33,16 +33,18 @@ TRACE_WORDS = ("Traceback", "OperationalError", "InterfaceError", "ConnectionErr
 @contextmanager
 def database_down(error=None):
     """Every new query fails as it would with PostgreSQL stopped."""
-    error = error or OperationalError('connection failed: connection to server at "127.0.0.1", port 5432 failed: '
-                                      "Connection refused")
+    error = error or OperationalError(
+        'connection failed: connection to server at "127.0.0.1", port 5432 failed: Connection refused'
+    )
     with mock.patch.object(BaseDatabaseWrapper, "ensure_connection", side_effect=error):
         yield
 
 
 @pytest.fixture
 def redis_down(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": REDIS_NOBODY_HOME}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_NOBODY_HOME}
+    }
 
 
 @pytest.fixture
@@ -204,7 +206,8 @@ def test_pages_need_no_redis(browser_client, user, redis_down):
 
 def test_redis_back_and_the_api_answers_again(user):
     api = client_for(user)
-    with override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                               "LOCATION": REDIS_NOBODY_HOME}}):
+    with override_settings(
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_NOBODY_HOME}}
+    ):
         assert_503_json(api.get("/api/games/"), "redis")
     assert api.get("/api/games/").status_code == 200

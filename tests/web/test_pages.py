@@ -1,4 +1,5 @@
 """Home page, error pages and what every page shares."""
+
 import re
 
 import pytest
@@ -66,13 +67,14 @@ def test_the_footer_says_only_the_perfect_level_never_loses(client, url_name):
 def test_home_greets_a_signed_in_player_without_sign_up_buttons(client_logged_in, user):
     html = client_logged_in.get(reverse("games:home")).content.decode()
 
-    assert f"Signed in as <a href=\"{reverse('games:profile', args=[user.username])}\"><strong>{user.username}</strong>" in html
+    assert (
+        f'Signed in as <a href="{reverse("games:profile", args=[user.username])}"><strong>{user.username}</strong>'
+        in html
+    )
     assert "Sign up to play" not in html
 
 
-@pytest.mark.parametrize(
-    "url_name", ["games:home", "games:signup", "login", "password_reset", "password_change"]
-)
+@pytest.mark.parametrize("url_name", ["games:home", "games:signup", "login", "password_reset", "password_change"])
 def test_pages_have_no_inline_scripts(client_logged_in, client, url_name):
     """A Content-Security-Policy without 'unsafe-inline' is coming; pages must not need it."""
     if url_name == "password_change":

@@ -133,7 +133,9 @@ def test_an_unknown_game_is_a_styled_404(client):
 def test_the_hint_names_a_cell_and_the_time_it_took(client):
     game = _start(client)
     html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
-    assert re.search(r"Recommended: <strong>row \d, column \d</strong>\s+\(draw with perfect play\), found in [\d.]+ (µs|ms)", html)
+    assert re.search(
+        r"Recommended: <strong>row \d, column \d</strong>\s+\(draw with perfect play\), found in [\d.]+ (µs|ms)", html
+    )
     assert html.count("cell--hint") == 1
 
 

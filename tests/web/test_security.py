@@ -151,7 +151,9 @@ def test_under_https_pages_carry_hsts_and_plain_http_is_redirected(signed_in_ove
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", ["/", "/accounts/login/", "/api/games/", "/api/docs/", "/admin/login/", "/no-such-page/"])
+@pytest.mark.parametrize(
+    "url", ["/", "/accounts/login/", "/api/games/", "/api/docs/", "/admin/login/", "/no-such-page/"]
+)
 def test_every_answer_carries_the_security_headers(client, url):
     response = client.get(url)
 
@@ -219,8 +221,16 @@ def test_no_page_needs_inline_script_or_style(client, site_with_games):
     user, admin, game = site_with_games["user"], site_with_games["admin"], site_with_games["game"]
     client.force_login(user)
     pages = [
-        "/", "/play/", game.get_absolute_url(), "/games/", "/lobby/", "/challenges/new/", "/stats/",
-        "/leaderboard/", f"/players/{user.username}/", "/api/docs/",
+        "/",
+        "/play/",
+        game.get_absolute_url(),
+        "/games/",
+        "/lobby/",
+        "/challenges/new/",
+        "/stats/",
+        "/leaderboard/",
+        f"/players/{user.username}/",
+        "/api/docs/",
     ]
     for url in pages:
         _assert_no_inline(client, url)
@@ -241,7 +251,7 @@ def _assert_no_inline(client, url):
     html = response.content.decode()
     for pattern, what in INLINE:
         match = pattern.search(html)
-        assert match is None, f"{url} has {what}: {html[max(match.start() - 80, 0):match.end() + 80]}"
+        assert match is None, f"{url} has {what}: {html[max(match.start() - 80, 0) : match.end() + 80]}"
     return html
 
 

@@ -1,4 +1,5 @@
 """The settings module read in a clean process, as a deployment would start it."""
+
 import json
 import os
 import subprocess

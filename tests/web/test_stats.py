@@ -139,7 +139,15 @@ def test_the_ais_losses_count_the_side_it_played_guests_included(client):
         ("O", "draw", "perfect", 4),
         ("", "x_won", "human", 7),
     ):
-        DailyStats.objects.create(day=date(2026, 11, 1), variant="3x3", opponent=opponent, ai_side=ai_side,
-                                  result=result, termination="line", games=games, moves=games * 7)
+        DailyStats.objects.create(
+            day=date(2026, 11, 1),
+            variant="3x3",
+            opponent=opponent,
+            ai_side=ai_side,
+            result=result,
+            termination="line",
+            games=games,
+            moves=games * 7,
+        )
     text = client.get(reverse("games:stats")).content.decode()
     assert "The perfect AI has lost <strong>3</strong> of <strong>12</strong> games" in text

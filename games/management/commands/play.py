@@ -204,7 +204,9 @@ class Command(BaseCommand):
         try:
             return User._default_manager.get_by_natural_key(username)
         except User.DoesNotExist:
-            raise CommandError(f"There is no user called {username!r}: check the name or play without --user.") from None
+            raise CommandError(
+                f"There is no user called {username!r}: check the name or play without --user."
+            ) from None
 
     def _side(self, side: str | None, first: str | None) -> str | None:
         if side and first:
@@ -251,7 +253,9 @@ class Command(BaseCommand):
         self._say(
             f"\nTic-tac-toe, {game.get_variant_display()}, against the AI ({game.get_ai_level_display().lower()})."
         )
-        self._say(f"You play {you}, the AI plays {ai}. X moves first: {'you start' if you == 'X' else 'the AI starts'}.")
+        self._say(
+            f"You play {you}, the AI plays {ai}. X moves first: {'you start' if you == 'X' else 'the AI starts'}."
+        )
         self._say(self._how_to_move(game.size))
 
     def _how_to_move(self, size: int) -> str:
@@ -270,9 +274,7 @@ class Command(BaseCommand):
     def _show_ai_move(self, game: Game, seconds: float | None) -> None:
         cell = game.cells[-1]
         took = f" Evaluation time: {seconds:.4f}s." if seconds is not None else ""
-        self._say(
-            f"AI ({game.ai_side}) plays {cell_input(cell, game.size)}: {cell_name(cell, game.size)}.{took}"
-        )
+        self._say(f"AI ({game.ai_side}) plays {cell_input(cell, game.size)}: {cell_name(cell, game.size)}.{took}")
         self._show(game)
 
     def _play(self, game: Game, player: services.Player) -> Game:
@@ -291,9 +293,7 @@ class Command(BaseCommand):
             before = game.move_count
             try:
                 cell = parse_move(answer, game.size)
-                game = services.game_play_move(
-                    game_id=game.pk, player=player, cell=cell, ply=game.move_count
-                ).game
+                game = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count).game
             except BadMove as error:
                 self._say(str(error), self.style.ERROR)
                 continue
