@@ -438,6 +438,14 @@ class Analysis(dict):
         self.stats = stats
         self.exact = exact
 
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("an Analysis cannot be changed: the engine hands the same one to every caller")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self):
+        return Analysis, (dict(self), self.stats, self.exact)
+
     @property
     def best_cells(self) -> list[int]:
         solved = {cell: e for cell, e in self.items() if e.exact}

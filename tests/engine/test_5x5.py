@@ -177,3 +177,17 @@ def test_a_hint_after_an_analysis_of_the_same_position_costs_no_search():
     assert best_move(board, seed=4) in analysis.best_cells
     assert analyse(board) is analysis
     assert solver.nodes == before
+
+
+def test_a_remembered_analysis_cannot_be_changed_by_one_caller_for_the_next():
+    import pickle
+
+    board = Board.from_string("XOX.OOXO..X....O.X......X")
+    analysis = analyse(board)
+    with pytest.raises(TypeError, match="cannot be changed"):
+        analysis[3] = engine.UNSOLVED
+    with pytest.raises(TypeError, match="cannot be changed"):
+        analysis.pop(3)
+    assert analyse(board) == analysis and all(e.exact for e in analyse(board).values())
+    copy = pickle.loads(pickle.dumps(analysis))
+    assert copy == analysis and copy.stats == analysis.stats and copy.exact
