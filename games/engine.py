@@ -1255,9 +1255,6 @@ class Review:
         return out
 
 
-_OUTCOME_RANK = {"loss": 0, "draw": 1, "win": 2}
-
-
 def _label(played: Evaluation, best: Evaluation) -> str:
     """best; inaccuracy (same outcome, slower win or sooner loss); mistake (a
     win thrown to a draw); blunder (a win or a draw thrown to a loss)."""
