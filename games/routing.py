@@ -1,8 +1,11 @@
+"""The WebSocket addresses (tttsite/asgi.py serves them)."""
+
 from django.urls import path
 
-from games import consumers
+from games.lobby.consumers import LobbyConsumer
+from games.play.consumers import GameConsumer
 
 websocket_urlpatterns = [
-    path("ws/games/<int:pk>/", consumers.GameConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/games/<int:pk>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

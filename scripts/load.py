@@ -16,7 +16,7 @@ For each database asked for (PostgreSQL, SQLite), on a fresh database:
    before each clock starts);
 4. stop the server and check that every move the server acknowledged is
    stored and that every stored game replays to its stored result
-   (games.integrity, as `manage.py verify_games`).
+   (games.devtools.integrity, as `manage.py verify_games`).
 
 With --kill-at S it also kills the whole server with SIGKILL S seconds into
 the game phase and starts it again after --down seconds: the players carry
@@ -700,8 +700,8 @@ def django_players(payload: dict) -> dict:
 
 def django_verify(payload: dict) -> dict:
     """Is every acknowledged move stored, and does every stored game replay?"""
-    from games.integrity import verify_games
-    from games.models import Game, Move
+    from games.devtools.integrity import verify_games
+    from games.play.models import Game, Move
 
     acked = {int(game): {int(ply): cell for ply, cell in plies.items()} for game, plies in payload["acked"].items()}
     stored = defaultdict(dict)

@@ -17,8 +17,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.consumers import CloseWhenServiceDown  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.serving.sockets import CloseWhenServiceDown  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

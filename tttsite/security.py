@@ -2,7 +2,7 @@
 
 from django.conf import settings
 
-from games.middleware import SyncAndAsyncMiddleware
+from games.serving.middleware import SyncAndAsyncMiddleware
 
 
 class PermissionsPolicyMiddleware(SyncAndAsyncMiddleware):

@@ -80,9 +80,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside the session, CSRF and auth middleware, so a stopped database or
     # Redis is a 503 wherever it is noticed, and an oversized body a 413
-    # before anything reads it (games/middleware.py).
-    "games.middleware.ServiceUnavailableMiddleware",
-    "games.middleware.RequestTooLargeMiddleware",
+    # before anything reads it (games/serving/middleware.py).
+    "games.serving.middleware.ServiceUnavailableMiddleware",
+    "games.serving.middleware.RequestTooLargeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -288,10 +288,10 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_HTTP_RESPONSE_CODE = 429
-AXES_LOCKOUT_CALLABLE = "games.lockout.lockout_page"
+AXES_LOCKOUT_CALLABLE = "games.accounts.lockout.lockout_page"
 
 # No form or API request needs more than a few kilobytes: a bigger body is
-# refused with 413 before it is read (games.middleware.RequestTooLargeMiddleware).
+# refused with 413 before it is read (games.serving.middleware.RequestTooLargeMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 # The JSON API under /api/ (games/api/): tokens for programs, the session
@@ -346,11 +346,11 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One name per choice set, whichever serializer uses it.
     "ENUM_NAME_OVERRIDES": {
-        "SideEnum": "games.models.Side",
-        "SideOrRandomEnum": "games.models.ChallengeSide",
-        "LevelEnum": "games.models.Level",
-        "VariantEnum": "games.models.Variant",
-        "ChallengeKindEnum": "games.models.ChallengeKind",
+        "SideEnum": "games.play.models.Side",
+        "SideOrRandomEnum": "games.lobby.models.ChallengeSide",
+        "LevelEnum": "games.play.models.Level",
+        "VariantEnum": "games.play.models.Variant",
+        "ChallengeKindEnum": "games.lobby.models.ChallengeKind",
         "PlayerKindEnum": ["human", "ai", "guest", "deleted"],
     },
 }

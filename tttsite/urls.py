@@ -1,10 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.views import health
+from games.serving import health
 
 urlpatterns = [
-    # For load balancers, supervisors and the load script (games/views/health.py).
+    # For load balancers, supervisors and the load script (games/serving/health.py).
     path("healthz/", health.healthz, name="healthz"),
     path("readyz/", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),

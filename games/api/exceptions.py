@@ -21,9 +21,11 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games import outages
-from games.middleware import service_unavailable
-from games.services import GameError
+from games.api.serializers import GameSerializer
+from games.errors import GameError
+from games.serving import outages
+from games.serving.http import status_of
+from games.serving.middleware import service_unavailable
 
 logger = logging.getLogger("django.request")
 
@@ -34,19 +36,12 @@ CODES = {
 }
 
 
-class GameNotFinished(GameError):
-    """Asking for what only a finished game has (its review)."""
-
-    code = "game_not_finished"
-    status = 409
-
-
 def api_exception_handler(exc, context):
     """REST_FRAMEWORK["EXCEPTION_HANDLER"]: every exception a view raises, as one body shape."""
     request = context.get("request")
     if isinstance(exc, GameError):
-        response = Response(_game_error_body(exc, request), status=exc.status)
-        if getattr(exc, "retry_after", None):  # a locked-out sign-in (services.SignInLocked)
+        response = Response(_game_error_body(exc, request), status=status_of(exc))
+        if getattr(exc, "retry_after", None):  # a locked-out sign-in (errors.SignInLocked)
             response["Retry-After"] = str(exc.retry_after)
         return response
     service = outages.service_down(exc)
@@ -85,10 +80,8 @@ def error_body(exc: exceptions.APIException) -> dict:
 
 
 def _game_error_body(exc: GameError, request) -> dict:
-    from games.api.serializers import GameSerializer
-
     body = {"code": exc.code, "message": _sentence(exc.message)}
-    if exc.status == 409 and exc.game is not None:
+    if status_of(exc) == 409 and exc.game is not None:
         body["game"] = GameSerializer(exc.game, context={"request": request}).data
     return body
 

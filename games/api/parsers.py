@@ -10,7 +10,7 @@ class JSONParser(parsers.JSONParser):
     """DRF's JSON parser, for which JSON nested deeper than Python's stack
     (``[[[[...`` a thousand deep: a few kilobytes) is malformed input, a 400,
     instead of a RecursionError and a 500. The body's size is limited before
-    this reads it (games.middleware.RequestTooLargeMiddleware)."""
+    this reads it (games.serving.middleware.RequestTooLargeMiddleware)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:

@@ -16,13 +16,19 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import engine, selectors, services
+from games import engine
+from games.accounts import selectors as accounts_selectors
+from games.accounts import services as accounts_services
 from games.api import serializers as s
-from games.api.exceptions import GameNotFinished
 from games.api.pagination import LeaderboardPagination
 from games.api.schema import THROTTLED_OR_LOCKED_OUT, answers, answers_to_a_challenge_action, operation
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
-from games.services import Player
+from games.errors import GameNotFinished
+from games.lobby import selectors as lobby_selectors
+from games.lobby import services as lobby_services
+from games.play import selectors, services
+from games.play.players import Player
+from games.stats import selectors as stats_selectors
 
 #: Seconds the engine may think about a position for /api/analyse/. Every
 #: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
@@ -74,7 +80,9 @@ class TokenCreateApi(APIView):
         # The DRF request, not request._request: django-axes marks a lockout on
         # it, so the service answers in the API's error shape and AxesMiddleware
         # leaves the response alone.
-        token = services.auth_token_issue(username=data["username"], password=data["password"], request=request)
+        token = accounts_services.auth_token_issue(
+            username=data["username"], password=data["password"], request=request
+        )
         return Response(s.TokenSerializer({"token": token}).data)
 
 
@@ -131,10 +139,6 @@ class GameDetailApi(APIView):
     )
     def get(self, request, pk: int):
         game = selectors.game_detail(pk)
-        if game.awaits_ai:
-            # The AI's move was interrupted (a restart between two writes): it is
-            # owed, so it is made now rather than leave the game stuck (as the page does).
-            game = services.game_play_ai_move(game_id=game.pk)
         return _game(game, request)
 
 
@@ -166,8 +170,7 @@ class GameMoveApi(APIView):
     def post(self, request, pk: int):
         data = _input(s.MoveInputSerializer, request.data)
         result = services.game_play_move(game_id=pk, player=_player(request), cell=data["cell"], ply=data["ply"])
-        game = services.game_play_ai_move(game_id=pk) if result.game.awaits_ai else result.game
-        return _game(game, request, status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK)
+        return _game(result.game, request, status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK)
 
 
 def _game_action(operation_id: str, description: str):
@@ -236,7 +239,7 @@ class ChallengesApi(APIView):
         "or accepted, newest first.",
     )
     def get(self, request):
-        challenges = selectors.challenges_for(request.user)
+        challenges = lobby_selectors.challenges_for(request.user)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(challenges, request, view=self)
         return paginator.get_paginated_response(
@@ -253,7 +256,7 @@ class ChallengesApi(APIView):
     )
     def post(self, request):
         data = _input(s.ChallengeCreateInputSerializer, request.data)
-        challenge = services.challenge_create(
+        challenge = lobby_services.challenge_create(
             challenger=request.user,
             kind=data["kind"],
             variant=data["variant"],
@@ -274,7 +277,7 @@ class ChallengeAcceptApi(APIView):
         "An invite link is accepted with its token (POST /api/challenges/accept/), never by id (`needs_invite_link`).",
     )
     def post(self, request, pk: int):
-        game = services.challenge_accept(user=request.user, challenge_id=pk)
+        game = lobby_services.challenge_accept(user=request.user, challenge_id=pk)
         return _game(game, request, status.HTTP_201_CREATED)
 
 
@@ -288,7 +291,7 @@ class ChallengeAcceptByTokenApi(APIView):
     )
     def post(self, request):
         data = _input(s.ChallengeTokenInputSerializer, request.data)
-        game = services.challenge_accept(user=request.user, token=data["token"])
+        game = lobby_services.challenge_accept(user=request.user, token=data["token"])
         return _game(game, request, status.HTTP_201_CREATED)
 
 
@@ -301,7 +304,7 @@ class ChallengeDeclineApi(APIView):
         description="Say no to a challenge sent to you.",
     )
     def post(self, request, pk: int):
-        return _challenge(services.challenge_decline(user=request.user, challenge_id=pk), request)
+        return _challenge(lobby_services.challenge_decline(user=request.user, challenge_id=pk), request)
 
 
 class ChallengeCancelApi(APIView):
@@ -313,7 +316,7 @@ class ChallengeCancelApi(APIView):
         description="Withdraw your challenge before anyone accepts it.",
     )
     def post(self, request, pk: int):
-        return _challenge(services.challenge_cancel(user=request.user, challenge_id=pk), request)
+        return _challenge(lobby_services.challenge_cancel(user=request.user, challenge_id=pk), request)
 
 
 # --------------------------------------------------------------------------
@@ -361,11 +364,11 @@ class PlayerStatsApi(APIView):
         "Public, like the player's page; an unknown or deactivated player is a 404.",
     )
     def get(self, request, username: str):
-        user = selectors.active_player(username)
+        user = accounts_selectors.active_player(username)
         stats = {
-            "stats": selectors.player_stats(user),
-            "records": selectors.player_records(user),
-            "rating_changes": list(reversed(selectors.rating_history(user))),
+            "stats": stats_selectors.player_stats(user),
+            "records": stats_selectors.player_records(user),
+            "rating_changes": list(reversed(stats_selectors.rating_history(user))),
         }
         return Response(s.PlayerStatsSerializer(stats).data)
 
@@ -383,7 +386,7 @@ class LeaderboardApi(APIView):
     )
     def get(self, request):
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.leaderboard(), request, view=self)
+        page = paginator.paginate_queryset(stats_selectors.leaderboard(), request, view=self)
         first = paginator.page.start_index()
         for offset, entry in enumerate(page):
             entry.rank = first + offset

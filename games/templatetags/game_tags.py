@@ -1,6 +1,12 @@
-"""How the engine's numbers read on a page."""
+"""How games, players and the engine's numbers read on a page."""
 
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
+
+from games.lobby.models import time_limit_label
+from games.play.players import current_player
+from games.stats import selectors as stats_selectors
 
 register = template.Library()
 
@@ -67,8 +73,6 @@ def intcomma_plain(value: int) -> str:
 
 
 def _viewer_side(game, request):
-    from games.views.play import current_player
-
     player = current_player(request)
     return game.side_of(player.user, player.guest_key)
 
@@ -80,8 +84,9 @@ def side_for(game, request):
 
 
 @register.filter
-def outcome_for_viewer(game, request):
-    return game.outcome_for(_viewer_side(game, request))
+def outcome_for_side(game, side):
+    """ "won", "lost" or "drawn" for ``side`` (None: not a player, or unfinished)."""
+    return game.outcome_for(side)
 
 
 @register.filter
@@ -103,9 +108,6 @@ def player_name_of(game, side: str) -> str:
 @register.filter
 def since(moment) -> str:
     """How long ago: "just now" under a minute, else "5 minutes ago"."""
-    from django.utils import timezone
-    from django.utils.timesince import timesince
-
     if moment is None:
         return ""
     if (timezone.now() - moment).total_seconds() < 60:
@@ -115,24 +117,18 @@ def since(moment) -> str:
 
 @register.simple_tag
 def head_to_head_rows(player):
-    """A player's record against each opponent (selectors.head_to_head), read by
+    """A player's record against each opponent (games.stats.selectors.head_to_head), read by
     templates/games/_head_to_head.html so any page showing a player can include it."""
-    from games import selectors
-
-    return selectors.head_to_head(player)
+    return stats_selectors.head_to_head(player)
 
 
 @register.filter
 def time_limit(seconds) -> str:
     """A move time limit as the challenge form offered it: "30 seconds", "1 day"."""
-    from games.models import MOVE_TIME_LIMITS
-
-    return dict(MOVE_TIME_LIMITS).get(seconds, f"{seconds} s")
+    return time_limit_label(seconds)
 
 
 @register.simple_tag
 def admin_summary():
-    """The figures the admin index shows staff (selectors.admin_summary)."""
-    from games import selectors
-
-    return selectors.admin_summary()
+    """The figures the admin index shows staff (games.stats.selectors.admin_summary)."""
+    return stats_selectors.admin_summary()

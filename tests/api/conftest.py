@@ -8,9 +8,11 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Challenge, Game, Move
-from games.services import Player
+from games.lobby import services as lobby_services
+from games.lobby.models import Challenge
+from games.play import services
+from games.play.models import Game, Move
+from games.play.players import Player
 
 
 @pytest.fixture(autouse=True)
@@ -64,8 +66,8 @@ def ai_game(alice):
 @pytest.fixture
 def human_game(alice, bob):
     """Alice (X) against Bob (O), 3x3, no clock; nobody has moved."""
-    challenge = services.challenge_create(challenger=alice, kind="direct", side="X", opponent_username="bob")
-    return services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    challenge = lobby_services.challenge_create(challenger=alice, kind="direct", side="X", opponent_username="bob")
+    return lobby_services.challenge_accept(user=bob, challenge_id=challenge.pk)
 
 
 @pytest.fixture
@@ -73,7 +75,6 @@ def finished_game(alice):
     """Alice (X) resigned after one move each against the AI."""
     game = services.game_create_against_ai(player=Player(user=alice), side="X", level="easy", seed=1)
     services.game_play_move(game_id=game.pk, player=Player(user=alice), cell=4, ply=0)
-    services.game_play_ai_move(game_id=game.pk)
     return services.game_resign(game_id=game.pk, player=Player(user=alice))
 
 

@@ -4,7 +4,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.models import Game
+from games.play.models import Game
 from tests.api.conftest import assert_error, client_for
 
 pytestmark = pytest.mark.django_db

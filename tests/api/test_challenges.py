@@ -3,8 +3,9 @@ token), declining and cancelling."""
 
 import pytest
 
-from games import services
-from games.models import Challenge, Game
+from games.lobby import services
+from games.lobby.models import Challenge
+from games.play.models import Game
 from tests.api.conftest import assert_error, stored
 
 pytestmark = pytest.mark.django_db

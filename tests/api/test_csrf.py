@@ -12,7 +12,7 @@ from django.urls.converters import IntConverter, StringConverter
 from rest_framework.test import APIClient
 
 from games.api.urls import urlpatterns
-from games.models import Game
+from games.play.models import Game
 from tests.api.conftest import assert_error, client_for, stored
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ import logging
 import pytest
 from rest_framework.settings import api_settings
 
-from games import selectors
+from games.play import selectors
 from tests.api.conftest import assert_error, client_for, stored
 
 pytestmark = pytest.mark.django_db

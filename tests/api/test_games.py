@@ -6,11 +6,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import engine, services
-from games.models import Game
-from games.services import Player
+from games import engine
+from games.lobby import services as lobby_services
+from games.play import services
+from games.play.models import Game
+from games.play.players import Player
+from tests import factories
 from tests.api.conftest import assert_error, stored
-from tests import stats_games
 
 pytestmark = pytest.mark.django_db
 
@@ -136,8 +138,8 @@ def test_the_list_is_paginated_twenty_a_page(as_alice, alice):
 def history(alice, bob):
     """Alice's games, one of each kind the filters tell apart, and one of Bob's alone."""
     won = services.game_resign(game_id=_new(bob, side="X").pk, player=Player(user=bob))  # bob's game
-    challenge = services.challenge_create(challenger=alice, kind="direct", side="X", opponent_username="bob")
-    human = services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    challenge = lobby_services.challenge_create(challenger=alice, kind="direct", side="X", opponent_username="bob")
+    human = lobby_services.challenge_accept(user=bob, challenge_id=challenge.pk)
     human_won = services.game_resign(game_id=human.pk, player=Player(user=bob))
     lost = services.game_resign(game_id=_new(alice, level="easy").pk, player=Player(user=alice))
     in_progress = _new(alice, variant="4x4", level="hard")
@@ -235,10 +237,10 @@ def test_after_the_second_move_abort_is_refused(as_alice, ai_game):
 @pytest.fixture
 def clocked_game(alice, bob):
     """Alice (X) against Bob with 30 seconds a move; Alice is to move."""
-    challenge = services.challenge_create(
+    challenge = lobby_services.challenge_create(
         challenger=alice, kind="direct", side="X", opponent_username="bob", move_time_limit=30
     )
-    return services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    return lobby_services.challenge_accept(user=bob, challenge_id=challenge.pk)
 
 
 def test_the_clock_is_in_the_game(as_alice, clocked_game):
@@ -295,7 +297,7 @@ EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
 
 
 def test_a_finished_4x4_game_is_labelled_with_the_words_chess_sites_use(as_carol, alice, bob):
-    game = stats_games.human_game(alice, bob, EVERY_LABEL_4X4, variant="4x4")
+    game = factories.human_game(alice, bob, EVERY_LABEL_4X4, variant="4x4")
     assert game.result == "x_won"
     review = as_carol.get(f"/api/games/{game.pk}/review/").json()
     assert review["exact"] is True
@@ -323,3 +325,12 @@ def test_an_unfinished_or_aborted_game_has_no_review_yet(as_alice, alice, ai_gam
 
 def test_the_review_of_an_unknown_game_is_a_404(as_alice):
     assert_error(as_alice.get("/api/games/31337/review/"), 404, "not_found")
+
+
+def test_reading_a_game_whose_ai_move_is_owed_changes_nothing(as_alice, alice):
+    game = services.game_create_against_ai(player=Player(user=alice), variant="4x4", seed=1)
+    game = factories.stopped_before_the_ai_replied(game, 0)
+    response = as_alice.get(f"/api/games/{game.pk}/")
+    assert response.status_code == 200
+    assert response.json()["moves"] == [0] and response.json()["ply"] == 1
+    assert Game.objects.get(pk=game.pk).move_count == 1

@@ -16,8 +16,9 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games import services
-from games.services import Player
+from games.lobby import services
+from games.play import services as play_services
+from games.play.players import Player
 from tests.api.conftest import assert_error, stored
 from tests.api.test_permissions import ENDPOINTS
 
@@ -260,7 +261,7 @@ def finished_between_people(alice, bob):
     """A finished game between Alice and Bob, with Bob's rematch offer open."""
     challenge = services.challenge_create(challenger=alice, kind="direct", side="X", opponent_username="bob")
     game = services.challenge_accept(user=bob, challenge_id=challenge.pk)
-    services.game_resign(game_id=game.pk, player=Player(user=alice))
+    play_services.game_resign(game_id=game.pk, player=Player(user=alice))
     services.game_offer_rematch(game_id=game.pk, player=Player(user=bob))
     return game
 

@@ -5,9 +5,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
-from games.models import Game, Move
-from games.services import Player
+from games.play import services
+from games.play.models import Game, Move
+from games.play.players import Player
 from tests.api.conftest import assert_error, stored
 
 pytestmark = pytest.mark.django_db

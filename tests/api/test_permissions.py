@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.lobby import services
 from tests.api.conftest import assert_error, stored
 
 pytestmark = pytest.mark.django_db

@@ -16,12 +16,14 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
-from hypothesis import HealthCheck, settings as hypothesis_settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from rest_framework.settings import api_settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from games import services
-from games.services import Player
+from games.lobby import services
+from games.play import services as play_services
+from games.play.players import Player
 from tests.api.conftest import client_for, stored
 
 pytestmark = pytest.mark.django_db
@@ -145,16 +147,16 @@ def conformance_world(in_process_requests, alice, bob, settings):
     }
     alice_player = Player(user=alice)
     games = [
-        services.game_create_against_ai(player=alice_player, side="X", level="easy"),
-        services.game_create_against_ai(player=alice_player, side="O", level="hard", variant="4x4"),
+        play_services.game_create_against_ai(player=alice_player, side="X", level="easy"),
+        play_services.game_create_against_ai(player=alice_player, side="O", level="hard", variant="4x4"),
     ]
-    finished = services.game_create_against_ai(player=alice_player, side="X", level="easy")
-    games.append(services.game_resign(game_id=finished.pk, player=alice_player))
+    finished = play_services.game_create_against_ai(player=alice_player, side="X", level="easy")
+    games.append(play_services.game_resign(game_id=finished.pk, player=alice_player))
     direct = services.challenge_create(challenger=bob, kind="direct", opponent_username="alice")
     games.append(services.challenge_accept(user=alice, challenge_id=direct.pk))
     rated = services.challenge_create(challenger=bob, kind="direct", opponent_username="alice")
     rated_game = services.challenge_accept(user=alice, challenge_id=rated.pk)
-    services.game_resign(game_id=rated_game.pk, player=Player(user=bob))  # a rating for the leaderboard
+    play_services.game_resign(game_id=rated_game.pk, player=Player(user=bob))  # a rating for the leaderboard
     challenges = [
         services.challenge_create(challenger=bob, kind="open"),
         services.challenge_create(challenger=bob, kind="direct", opponent_username="alice"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import PlayerStats
+from games.stats.models import PlayerStats
 from tests.api.conftest import assert_error
-from tests.stats_games import DRAW, X_WINS, ai_game, human_game
+from tests.factories import DRAW, X_WINS, ai_game, human_game
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import json
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import live
-from tests.stats_games import DRAW, X_WINS, human_game
+from games.play import live
+from tests.factories import DRAW, X_WINS, human_game
 
 PASSWORD = "a-long-browser-passphrase-77"
 

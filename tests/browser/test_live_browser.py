@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
-from games import services
-from games.models import Game
+from games.lobby import services
+from games.play.models import Game
 
 X_WINS = [0, 3, 1, 4, 2]  # X takes the top row
 

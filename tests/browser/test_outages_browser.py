@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
+from games.play.models import Game
 from tests.browser.test_live_browser import (
     alice_and_bob_in_a_game,
     assert_not_reloaded,

@@ -6,9 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import engine, services
-from games.models import Game, Status
-from games.services import Player
+from games import engine
+from games.play import services
+from games.play.models import Game, Status
+from games.play.players import Player
 
 PASSWORD = "a-long-browser-passphrase-77"
 MARKED = "#game .board .cell--x, #game .board .cell--o"
@@ -129,8 +130,7 @@ def finished_game(username="replayer") -> Game:
     game = services.game_create_against_ai(player=player, side="X", level="perfect", seed=3)
     while game.status == Status.IN_PROGRESS:
         cell = engine.best_move(game.board, "perfect", seed=game.move_count)
-        played = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count)
-        game = services.game_play_ai_move(game_id=played.game.pk)
+        game = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count).game
     return game
 
 

@@ -11,8 +11,8 @@ import re
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games.models import Game
-from tests.stats_games import ai_game, human_game
+from games.play.models import Game
+from tests.factories import ai_game, human_game
 
 PASSWORD = "a-long-browser-passphrase-77"
 

@@ -6,14 +6,14 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import bench_pages
+from games.devtools import bench_pages
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def seeded():
-    call_command("seed_games", "--games", "120", "--users", "8", "--seed", "3", stdout=StringIO())
+def sample_games():
+    call_command("make_sample_games", "--games", "120", "--users", "8", "--seed", "3", stdout=StringIO())
 
 
 def run(*args) -> str:
@@ -22,7 +22,7 @@ def run(*args) -> str:
     return out.getvalue()
 
 
-def test_every_page_is_timed_cold_and_warm_with_its_queries(seeded):
+def test_every_page_is_timed_cold_and_warm_with_its_queries(sample_games):
     out = run("--requests", "3")
     for label in ("profile, busiest player", "profile, median player", "history p.1, busiest player"):
         rows = [line for line in out.splitlines() if line.startswith(label)]
@@ -33,14 +33,14 @@ def test_every_page_is_timed_cold_and_warm_with_its_queries(seeded):
         assert len([line for line in out.splitlines() if line.startswith(label)]) == 2, out
 
 
-def test_a_page_whose_url_does_not_resolve_is_reported_not_available(seeded, monkeypatch):
+def test_a_page_whose_url_does_not_resolve_is_reported_not_available(sample_games, monkeypatch):
     monkeypatch.setattr(bench_pages, "pages_to_measure", lambda: [bench_pages.Page("a missing page", "games:nope")])
     out = run("--requests", "1")
     assert re.search(r"a missing page\s+cold\s+not available", out)
     assert re.search(r"a missing page\s+warm\s+not available", out)
 
 
-def test_an_error_page_is_flagged_not_passed_off_as_a_time(seeded, monkeypatch):
+def test_an_error_page_is_flagged_not_passed_off_as_a_time(sample_games, monkeypatch):
     page = bench_pages.Page("someone nobody knows", "games:profile", ("nobody-at-all",))
     monkeypatch.setattr(bench_pages, "pages_to_measure", lambda: [page])
     assert "<-- HTTP 404" in run("--requests", "1")

@@ -6,9 +6,10 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import engine, selectors
+from games import engine
 from games.management.commands.play import BadMove, parse_move, render_board
-from games.models import Game, Move, Status
+from games.play import selectors
+from games.play.models import Game, Move, Status
 
 pytestmark = pytest.mark.django_db
 

@@ -3,10 +3,10 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
-from games.integrity import verify_games
-from games.models import Game, Move, Status
-from games.services import Player
+from games.devtools.integrity import verify_games
+from games.play import services
+from games.play.models import Game, Move, Status
+from games.play.players import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,6 @@ def ai_game(user, cells, side="X"):
         services.game_play_move(
             game_id=game.pk, player=player, cell=cell if cell in free else min(free), ply=game.move_count
         )
-        services.game_play_ai_move(game_id=game.pk)
     return Game.objects.get(pk=game.pk)
 
 

@@ -2,7 +2,7 @@
 
 from django.contrib.auth import get_user_model
 
-from games import services
+from games.lobby import services
 
 
 def game_between(x_player, o_player):

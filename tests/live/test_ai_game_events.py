@@ -5,9 +5,9 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games import services
+from games.play import services
+from games.play.players import Player
 from games.routing import websocket_urlpatterns
-from games.services import Player
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -9,10 +9,11 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import services
-from games.models import Move
+from games.lobby import services as lobby_services
+from games.play import services
+from games.play.models import Move
+from games.play.players import Player
 from games.routing import websocket_urlpatterns
-from games.services import Player
 from tests.live.players import alice_and_bob_in_a_game, game_between
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -131,10 +132,10 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
     lobby, connected, _ = await _connect(carol, "/ws/lobby/")
     assert connected
     assert (await lobby.receive_json_from())["type"] == "ready"  # subscribed: the page counts it live
-    challenge = await database_sync_to_async(services.challenge_create)(challenger=alice, kind="open")
+    challenge = await database_sync_to_async(lobby_services.challenge_create)(challenger=alice, kind="open")
     event = await lobby.receive_json_from()
     assert (event["type"], event["challenge"]) == ("challenge_created", challenge.pk)
-    direct = await database_sync_to_async(services.challenge_create)(
+    direct = await database_sync_to_async(lobby_services.challenge_create)(
         challenger=alice, kind="direct", opponent_username="carol"
     )
     event = await lobby.receive_json_from()

@@ -21,10 +21,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.utils import OperationalError
 from django.test import Client
 
-from games import services
-from games.services import Player
-from games.consumers import CLOSE_SERVICE_UNAVAILABLE, CloseWhenServiceDown
+from games.play import services
+from games.play.players import Player
 from games.routing import websocket_urlpatterns
+from games.serving.sockets import CLOSE_SERVICE_UNAVAILABLE, CloseWhenServiceDown
 from tests.live.players import alice_and_bob_in_a_game
 from tttsite.settings import redis_channel_layer
 
@@ -101,7 +101,7 @@ async def test_other_failures_are_not_dressed_up_as_outages():
         CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/"
     )
     communicator.scope["user"] = alice
-    with mock.patch("games.consumers.GameConsumer._state", side_effect=RuntimeError("a bug")):
+    with mock.patch("games.play.consumers.GameConsumer._state", side_effect=RuntimeError("a bug")):
         with pytest.raises(RuntimeError, match="a bug"):
             await communicator.connect(timeout=5)
 

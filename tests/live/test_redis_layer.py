@@ -12,9 +12,9 @@ from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games import services
+from games.play import services
+from games.play.players import Player
 from games.routing import websocket_urlpatterns
-from games.services import Player
 from tests.live.players import alice_and_bob_in_a_game
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

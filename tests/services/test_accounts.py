@@ -5,19 +5,17 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from games import selectors, services, stats
-from games.models import (
-    Challenge,
-    DailyStats,
-    FirstMoveStats,
-    Game,
-    HeadToHead,
-    PlayerRecord,
-    PlayerStats,
-    RatingChange,
-)
-from games.services import AccountRefused, Player
-from tests.stats_games import DRAW, X_WINS, ai_game, human_game
+from games.accounts import services
+from games.errors import AccountRefused
+from games.lobby import selectors
+from games.lobby import services as lobby_services
+from games.lobby.models import Challenge
+from games.play import services as play_services
+from games.play.models import Game
+from games.play.players import Player
+from games.stats import counters
+from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
+from tests.factories import DRAW, X_WINS, ai_game, human_game
 
 pytestmark = pytest.mark.django_db
 
@@ -62,8 +60,8 @@ def test_a_game_in_progress_against_a_person_is_resigned_and_the_opponent_wins(u
 
 
 def test_a_game_in_progress_against_the_ai_is_aborted(user):
-    game = services.game_create_against_ai(player=Player(user=user), level="easy", seed=1)
-    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    game = play_services.game_create_against_ai(player=Player(user=user), level="easy", seed=1)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
     daily = _site_figures()
 
     deletion = services.account_delete(user=user)
@@ -75,10 +73,10 @@ def test_a_game_in_progress_against_the_ai_is_aborted(user):
 
 
 def test_challenges_made_are_cancelled_and_challenges_received_declined(user, bob, carol):
-    services.challenge_create(challenger=user, kind="open")
-    services.challenge_create(challenger=user, kind="link")
-    services.challenge_create(challenger=bob, kind="direct", opponent_username="alice")
-    kept = services.challenge_create(challenger=carol, kind="open")
+    lobby_services.challenge_create(challenger=user, kind="open")
+    lobby_services.challenge_create(challenger=user, kind="link")
+    lobby_services.challenge_create(challenger=bob, kind="direct", opponent_username="alice")
+    kept = lobby_services.challenge_create(challenger=carol, kind="open")
 
     deletion = services.account_delete(user=user)
 
@@ -122,7 +120,7 @@ def test_a_recount_after_a_deletion_gives_the_counters_kept(user, bob, carol):
     services.account_delete(user=user)
     kept = {"bob": _counters_of(bob), "carol": _counters_of(carol), "site": _site_figures()}
 
-    stats.stats_recount()
+    counters.recount()
 
     assert {"bob": _counters_of(bob), "carol": _counters_of(carol), "site": _site_figures()} == kept
 

@@ -9,9 +9,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
-from games.models import Challenge, Game, Move
-from games.services import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer, Player
+from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer
+from games.lobby import services
+from games.lobby.models import Challenge
+from games.play import services as play_services
+from games.play.models import Game, Move
+from games.play.players import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -96,24 +99,24 @@ def test_a_bad_challenge_is_refused_and_nothing_is_stored(user, kwargs, message)
 def test_players_alternate_and_nobody_else_moves(user, bob, carol):
     game = _game(user, bob)
     alice_p, bob_p = Player(user=user), Player(user=bob)
-    services.game_play_move(game_id=game.pk, player=alice_p, cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=alice_p, cell=4, ply=0)
     with pytest.raises(MoveRefused, match="it is O's turn"):
-        services.game_play_move(game_id=game.pk, player=alice_p, cell=0, ply=1)
+        play_services.game_play_move(game_id=game.pk, player=alice_p, cell=0, ply=1)
     with pytest.raises(NotAPlayer):
-        services.game_play_move(game_id=game.pk, player=Player(user=carol), cell=0, ply=1)
-    services.game_play_move(game_id=game.pk, player=bob_p, cell=0, ply=1)
+        play_services.game_play_move(game_id=game.pk, player=Player(user=carol), cell=0, ply=1)
+    play_services.game_play_move(game_id=game.pk, player=bob_p, cell=0, ply=1)
     assert list(Move.objects.filter(game=game).values_list("cell", flat=True)) == [4, 0]
 
 
 def test_the_waiting_player_claims_the_win_once_time_is_up(user, bob):
     game = _game(user, bob, move_time_limit=30)
-    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
     with pytest.raises(MoveRefused, match="still has time"):
-        services.game_claim_timeout(game_id=game.pk, player=Player(user=user))
+        play_services.game_claim_timeout(game_id=game.pk, player=Player(user=user))
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=31))
     with pytest.raises(MoveRefused, match="your own turn"):
-        services.game_claim_timeout(game_id=game.pk, player=Player(user=bob))
-    game = services.game_claim_timeout(game_id=game.pk, player=Player(user=user))
+        play_services.game_claim_timeout(game_id=game.pk, player=Player(user=bob))
+    game = play_services.game_claim_timeout(game_id=game.pk, player=Player(user=user))
     assert (game.status, game.result, game.termination) == ("finished", "x_won", "timeout")
 
 
@@ -121,23 +124,23 @@ def test_without_a_limit_there_is_nothing_to_claim(user, bob):
     game = _game(user, bob)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=30))
     with pytest.raises(MoveRefused, match="still has time"):
-        services.game_claim_timeout(game_id=game.pk, player=Player(user=bob))
+        play_services.game_claim_timeout(game_id=game.pk, player=Player(user=bob))
 
 
 def test_a_game_can_be_aborted_only_before_the_second_move(user, bob):
     game = _game(user, bob)
-    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
-    game = services.game_abort_by_player(game_id=game.pk, player=Player(user=bob))
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    game = play_services.game_abort_by_player(game_id=game.pk, player=Player(user=bob))
     assert game.status == "aborted" and game.result == ""
     later = _game(user, bob)
-    services.game_play_move(game_id=later.pk, player=Player(user=user), cell=4, ply=0)
-    services.game_play_move(game_id=later.pk, player=Player(user=bob), cell=0, ply=1)
+    play_services.game_play_move(game_id=later.pk, player=Player(user=user), cell=4, ply=0)
+    play_services.game_play_move(game_id=later.pk, player=Player(user=bob), cell=0, ply=1)
     with pytest.raises(MoveRefused, match="before its second move"):
-        services.game_abort_by_player(game_id=later.pk, player=Player(user=user))
+        play_services.game_abort_by_player(game_id=later.pk, player=Player(user=user))
 
 
 def test_a_rematch_offer_swaps_sides_once_accepted(user, bob):
-    game = services.game_resign(game_id=_game(user, bob).pk, player=Player(user=bob))
+    game = play_services.game_resign(game_id=_game(user, bob).pk, player=Player(user=bob))
     offer = services.game_offer_rematch(game_id=game.pk, player=Player(user=user))
     assert services.game_offer_rematch(game_id=game.pk, player=Player(user=user)) == offer  # twice: one offer
     with pytest.raises(MoveRefused, match="offered a rematch already"):

@@ -5,10 +5,13 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
+from games.accounts import services as accounts_services
 from games.engine import Board
-from games.models import Game, Move, Status
-from games.services import InvalidInput, MoveRefused, NotAPlayer, Player
+from games.errors import InvalidInput, MoveRefused, NotAPlayer
+from games.play import services
+from games.play.models import Game, Move, Status
+from games.play.players import Player, new_guest_key
+from tests.factories import stopped_before_the_ai_replied
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +28,7 @@ def _new(player, **kwargs):
 
 
 def _play(game, player, cell):
-    result = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count)
-    return services.game_play_ai_move(game_id=result.game.pk)
+    return services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count).game
 
 
 def test_a_new_game_as_x_waits_for_the_player(alice, user):
@@ -106,16 +108,46 @@ def test_on_3x3_the_ai_replies_in_the_same_call(alice):
     assert list(Move.objects.filter(game=game).order_by("ply").values_list("ply", flat=True)) == [0, 1]
 
 
+@pytest.mark.parametrize("variant", ["4x4", "5x5"])
+def test_on_larger_boards_the_ais_reply_is_part_of_the_move(alice, variant):
+    game = _new(alice, variant=variant)
+    result = services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0)
+    assert result.applied
+    assert result.game.move_count == 2 and result.game.cells[0] == 0
+    assert result.game.board.to_move == "X" and not result.game.awaits_ai
+    assert list(Move.objects.filter(game=game).order_by("ply").values_list("cell", flat=True)) == result.game.cells
+
+
 def test_a_move_out_of_turn_is_refused(alice):
     # On 4x4, X has moved and the AI has not answered yet: it is O's turn, not the player's.
-    game = _new(alice, variant="4x4")
-    game = services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0).game
+    game = stopped_before_the_ai_replied(_new(alice, variant="4x4"), 0)
     assert game.awaits_ai
     before = _snapshot(game)
     with pytest.raises(MoveRefused, match="it is O's turn") as refused:
         services.game_play_move(game_id=game.pk, player=alice, cell=1, ply=1)
     assert refused.value.code == "not_your_turn"
     assert _snapshot(game) == before
+
+
+def test_a_reply_left_owed_is_made_when_a_player_asks(alice, django_user_model):
+    game = stopped_before_the_ai_replied(_new(alice, variant="4x4"), 0)
+    stranger = Player(user=django_user_model.objects.create_user("stranger", password="x"))
+    with pytest.raises(NotAPlayer):
+        services.game_play_owed_ai_move(game_id=game.pk, player=stranger)
+    assert _snapshot(game)[0] == 1
+    game = services.game_play_owed_ai_move(game_id=game.pk, player=alice)
+    assert game.move_count == 2 and game.board.to_move == "X"
+    with pytest.raises(MoveRefused, match="owes no move") as refused:
+        services.game_play_owed_ai_move(game_id=game.pk, player=alice)
+    assert refused.value.code == "no_move_owed"
+    assert _snapshot(game)[0] == 2
+
+
+def test_repeating_a_move_whose_reply_was_left_owed_makes_the_reply(alice):
+    game = stopped_before_the_ai_replied(_new(alice, variant="4x4"), 5)
+    result = services.game_play_move(game_id=game.pk, player=alice, cell=5, ply=0)
+    assert not result.applied
+    assert result.game.move_count == 2 and result.game.cells[0] == 5
 
 
 def test_a_stale_ply_is_refused(alice):
@@ -182,11 +214,11 @@ def test_a_rematch_swaps_sides_and_keeps_the_settings(alice):
 
 
 def test_a_guests_games_move_to_the_account_they_create(django_user_model):
-    guest = Player(guest_key=services.new_guest_key())
+    guest = Player(guest_key=new_guest_key())
     game = _play(_new(guest), guest, 4)
     assert game.x_player is None and game.player_name("X") == "Guest"
     user = django_user_model.objects.create_user("newbie", password="x")
-    assert services.games_adopt_guest(user=user, guest_key=guest.guest_key) == 1
+    assert accounts_services.games_adopt_guest(user=user, guest_key=guest.guest_key) == 1
     game.refresh_from_db()
     assert game.x_player == user and game.guest_key == ""
     assert game.side_of(user) == "X"

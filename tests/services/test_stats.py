@@ -8,17 +8,14 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services, stats
-from games.models import (
-    DailyStats,
-    FirstMoveStats,
-    Game,
-    HeadToHead,
-    PlayerRecord,
-    PlayerStats,
-    RatingChange,
-)
-from games.services import MoveRefused, Player
+from games.accounts import services as accounts_services
+from games.errors import MoveRefused
+from games.lobby import services as lobby_services
+from games.play import services
+from games.play.models import Game
+from games.play.players import Player
+from games.stats import counters
+from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +26,8 @@ def people(django_user_model):
 
 
 def _human_game(x, o, **kwargs):
-    challenge = services.challenge_create(challenger=x, side="X", **kwargs)
-    return services.challenge_accept(user=o, challenge_id=challenge.pk)
+    challenge = lobby_services.challenge_create(challenger=x, side="X", **kwargs)
+    return lobby_services.challenge_accept(user=o, challenge_id=challenge.pk)
 
 
 def _play_out(game, moves):
@@ -57,7 +54,7 @@ def test_a_game_is_never_rated_or_counted_twice(people):
     ann, ben, *_ = people
     game = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
     before = (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games)
-    stats.stats_record_finished_game(Game.objects.get(pk=game.pk))  # a second call
+    counters.record_finished_game(Game.objects.get(pk=game.pk))  # a second call
     assert (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games) == before
     assert RatingChange.objects.filter(game=game).count() == 2
 
@@ -159,25 +156,24 @@ def test_counters_kept_as_games_end_equal_a_recount_of_every_game(people):
                 continue
             if ending == "leave" and game.move_count >= 4:
                 break  # left unfinished: counted nowhere
-            if to_move in players:
-                cell = rng.choice(game.board.legal_moves)
-                services.game_play_move(game_id=game.pk, player=players[to_move], cell=cell, ply=game.move_count)
-            services.game_play_ai_move(game_id=game.pk)
+            assert to_move in players, "the AI's reply is part of the move: it never owes one here"
+            cell = rng.choice(game.board.legal_moves)
+            services.game_play_move(game_id=game.pk, player=players[to_move], cell=cell, ply=game.move_count)
     finished = Game.objects.filter(status="finished")
     assert finished.filter(termination="resigned").exists() and Game.objects.filter(status="aborted").exists()
     assert RatingChange.objects.exists()
     kept = _snapshot()
     assert sum(row[5] for row in kept["daily"]) == finished.count()
-    stats.stats_recount()
+    counters.recount()
     assert _snapshot() == kept
 
 
 def test_the_recount_refuses_nothing_and_can_run_twice(people):
     ann, ben, *_ = people
     _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
-    stats.stats_recount()
+    counters.recount()
     first = _snapshot()
-    stats.stats_recount()
+    counters.recount()
     assert _snapshot() == first
 
 
@@ -199,12 +195,12 @@ def test_a_guests_finished_games_count_in_the_account_that_adopts_them(people):
     services.game_resign(
         game_id=services.game_create_against_ai(player=Player(user=ann), seed=9).pk, player=Player(user=ann)
     )
-    assert services.games_adopt_guest(user=ann, guest_key="a-guest") == 3
+    assert accounts_services.games_adopt_guest(user=ann, guest_key="a-guest") == 3
     record = PlayerRecord.objects.get(user=ann, opponent="easy")
     assert record.losses == 2
     assert PlayerStats.objects.get(user=ann).games == 3
     kept = _snapshot()
-    stats.stats_recount()
+    counters.recount()
     assert _snapshot() == kept
 
 
@@ -238,5 +234,5 @@ def test_a_players_first_games_ending_at_once_are_all_counted(user):
     assert PlayerStats.objects.get(user=user).games == 4
     assert PlayerRecord.objects.get(user=user).losses == 4
     kept = _snapshot()
-    stats.stats_recount()
+    counters.recount()
     assert _snapshot() == kept

@@ -6,16 +6,17 @@ import io
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import exports, selectors, services
-from games.models import DailyStats, Game, PlayerRecord, PlayerStats, RatingChange
-from tests.stats_games import DRAW, X_WINS, ai_game, human_game
+from games.accounts import exports, selectors, services
+from games.play.models import Game
+from games.stats.models import DailyStats, PlayerRecord, PlayerStats, RatingChange
+from tests.factories import DRAW, X_WINS, ai_game, human_game
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
-from games.models import Game, Move, Status
-from games.services import Player
+from games.lobby import services as lobby_services
+from games.play import services
+from games.play.models import Game, Move, Status
+from games.play.players import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +34,7 @@ def _game_against_ai(player, cells=(), **kwargs):
     kwargs.setdefault("seed", 1)
     game = services.game_create_against_ai(player=player, **kwargs)
     for cell in cells:
-        services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count)
-        game = services.game_play_ai_move(game_id=game.pk)
+        game = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count).game
     return game
 
 
@@ -325,11 +325,9 @@ def test_users_can_still_be_sorted_by_games_played(admin_client, user, bob):
 
 
 def test_challenges_are_listed_for_staff_and_cannot_be_edited(admin_client, django_user_model):
-    from games import services
-
     alice = django_user_model.objects.create_user("challenger1", password="x")
     django_user_model.objects.create_user("target1", password="x")
-    services.challenge_create(challenger=alice, kind="direct", opponent_username="target1", move_time_limit=60)
+    lobby_services.challenge_create(challenger=alice, kind="direct", opponent_username="target1", move_time_limit=60)
     page = admin_client.get("/admin/games/challenge/?q=target1")
     assert page.status_code == 200
     html = page.content.decode()
@@ -338,9 +336,7 @@ def test_challenges_are_listed_for_staff_and_cannot_be_edited(admin_client, djan
 
 
 def test_staff_cannot_delete_games_only_abort_them(admin_client, user):
-    from games import services
-
-    game = services.game_create_against_ai(player=services.Player(user=user), seed=1)
+    game = services.game_create_against_ai(player=Player(user=user), seed=1)
     assert admin_client.get(f"/admin/games/game/{game.pk}/delete/").status_code == 403
     actions = admin_client.get("/admin/games/game/").content.decode()
     assert "delete_selected" not in actions and "abort_unfinished" in actions

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from games.models import DailyStats
-from tests.stats_games import DRAW, X_WINS, ai_game, human_game
+from games.stats.models import DailyStats
+from tests.factories import DRAW, X_WINS, ai_game, human_game
 
 pytestmark = pytest.mark.django_db
 

@@ -1,8 +1,8 @@
-"""The charts' geometry (games.charts): numbers in, SVG coordinates out."""
+"""The charts' geometry (games.stats.charts): numbers in, SVG coordinates out."""
 
 import pytest
 
-from games import charts
+from games.stats import charts
 
 
 @pytest.mark.parametrize("value, top", [(0, 1), (1, 1), (3, 5), (7, 10), (11, 20), (180, 200), (501, 1000)])

@@ -5,16 +5,18 @@ from django.db import connection
 from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
 
-from games import selectors, services
-from games.services import Player
+from games.lobby import services as lobby_services
+from games.play import services
+from games.play.players import Player
+from games.stats import selectors
 
 pytestmark = pytest.mark.django_db
 
 
 def _play(x, o, cells, *, resign=None):
     """A game between people: ``x`` and ``o`` play ``cells`` in turn; ``resign`` gives up."""
-    challenge = services.challenge_create(challenger=x, side="X")
-    game = services.challenge_accept(user=o, challenge_id=challenge.pk)
+    challenge = lobby_services.challenge_create(challenger=x, side="X")
+    game = lobby_services.challenge_accept(user=o, challenge_id=challenge.pk)
     for ply, cell in enumerate(cells):
         services.game_play_move(game_id=game.pk, player=Player(user=(x, o)[ply % 2]), cell=cell, ply=ply)
     if resign is not None:

@@ -7,9 +7,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, services, stats
-from games.models import Game, Status
-from games.services import Player
+from games import engine
+from games.play import services
+from games.play.models import Game, Status
+from games.play.players import Player
+from games.stats import counters
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +32,7 @@ def play_out(game, user, level="perfect"):
     player = Player(user=user)
     while game.status == Status.IN_PROGRESS:
         cell = engine.best_move(game.board, level, seed=game.move_count)
-        played = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count)
-        game = services.game_play_ai_move(game_id=played.game.pk)
+        game = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count).game
     return game
 
 
@@ -43,7 +44,7 @@ def won_game(user, side):
         game = play_out(new_game(user, side=side, level="easy", seed=seed), user)
         if game.outcome_for(side) == "won":
             if seed:
-                stats.stats_recount()
+                counters.recount()
             return game
         game.delete()
     raise AssertionError("perfect play never beat the easy AI")

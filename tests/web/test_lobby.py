@@ -10,9 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
-from games.models import Challenge, Game
-from games.services import Player
+from games.lobby import services
+from games.lobby.models import Challenge
+from games.play import services as play_services
+from games.play.models import Game
+from games.play.players import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +54,7 @@ def _game(alice, bob, **kwargs) -> Game:
 
 
 def _finished(alice, bob) -> Game:
-    return services.game_resign(game_id=_game(alice, bob).pk, player=Player(user=bob))
+    return play_services.game_resign(game_id=_game(alice, bob).pk, player=Player(user=bob))
 
 
 # -- the lobby ----------------------------------------------------------------------------
@@ -74,7 +76,7 @@ def test_the_lobby_lists_challenges_by_who_may_answer_them(client, user, bob, ca
     link = services.challenge_create(challenger=user, kind="link")
     mine = services.challenge_create(challenger=user, kind="open", side="O")
     game = _game(bob, carol)
-    services.game_play_move(game_id=game.pk, player=Player(user=bob), cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=bob), cell=4, ply=0)
 
     response = _client(client, user).get(reverse("games:lobby"))
     text = _text(response)
@@ -123,7 +125,7 @@ def test_the_lobby_takes_as_many_queries_for_many_challenges_and_games(client, u
         services.challenge_create(challenger=other, kind="direct", opponent_username="alice")
         services.challenge_create(challenger=user, kind="direct", opponent_username=other.username)
         game = _game(other, others[(i + 1) % len(others)])
-        services.game_play_move(game_id=game.pk, player=Player(user=other), cell=0, ply=0)
+        play_services.game_play_move(game_id=game.pk, player=Player(user=other), cell=0, ply=0)
     assert queries() == few
 
 
@@ -365,7 +367,7 @@ def test_players_see_whose_turn_it_is_by_name_and_no_ai_help(client, user, bob):
 
 def test_a_spectator_sees_a_read_only_board_that_follows_the_game(client, user, bob, carol):
     game = _game(user, bob)
-    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
     page = _client(client, carol).get(game.get_absolute_url())
     html = page.content.decode()
     assert _marks(page) == "....X...."
@@ -389,7 +391,7 @@ def test_anonymous_visitors_see_games_but_must_sign_in_for_live_updates(client, 
 
 def test_the_deadline_is_shown_and_the_waiting_player_claims_the_win(client, user, bob):
     game = _game(user, bob, move_time_limit=30)
-    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
     game.refresh_from_db()
     page = _client(client, user).get(game.get_absolute_url())
     deadline = game.turn_deadline
@@ -425,13 +427,13 @@ def test_a_game_can_be_aborted_before_the_second_move_only(client, user, bob):
     game = _game(user, bob)
     _client(client, bob)
     assert "Abort" in _text(client.get(game.get_absolute_url()))
-    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
     response = client.post(reverse("games:abort", args=[game.pk]), follow=True)
     assert "The game was aborted." in _messages(response) and "Game aborted" in _text(response)
 
     later = _game(user, bob)
-    services.game_play_move(game_id=later.pk, player=Player(user=user), cell=4, ply=0)
-    services.game_play_move(game_id=later.pk, player=Player(user=bob), cell=0, ply=1)
+    play_services.game_play_move(game_id=later.pk, player=Player(user=user), cell=4, ply=0)
+    play_services.game_play_move(game_id=later.pk, player=Player(user=bob), cell=0, ply=1)
     assert "Abort" not in _text(client.get(later.get_absolute_url()))
     response = client.post(reverse("games:abort", args=[later.pk]), follow=True)
     assert "Could not abort: a game can only be aborted before its second move" in _messages(response)

@@ -19,8 +19,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.utils import InterfaceError, OperationalError
 from django.test import Client, override_settings
 
-from games import services
-from games.services import Player
+from games.play import services
+from games.play.players import Player
 from tests.api.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +116,7 @@ def test_an_interface_error_is_an_outage_too(browser_client):
 
 
 def test_sqlite_locked_past_its_timeout_is_an_outage(browser_client, game):
-    with mock.patch("games.services.game_play_move", side_effect=OperationalError("database is locked")):
+    with mock.patch("games.play.services.game_play_move", side_effect=OperationalError("database is locked")):
         assert_503_page(browser_client.post(f"/games/{game.pk}/move/", {"cell": 4, "ply": 0}))
 
 
@@ -149,9 +149,9 @@ def test_the_session_save_failing_after_the_view_is_a_503():
 
 
 def test_an_outage_is_logged_in_one_line_without_a_trace(browser_client, caplog):
-    with caplog.at_level(logging.ERROR, logger="games.middleware"), database_down():
+    with caplog.at_level(logging.ERROR, logger="games.serving.middleware"), database_down():
         browser_client.get("/leaderboard/")
-    records = [r for r in caplog.records if r.name == "games.middleware"]
+    records = [r for r in caplog.records if r.name == "games.serving.middleware"]
     assert len(records) == 1
     assert records[0].exc_info is None
     assert "database is down, answering GET /leaderboard/ with 503" in records[0].getMessage()

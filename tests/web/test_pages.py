@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import include, path, reverse
 
 from games import engine
-from games.models import Level
+from games.play.models import Level
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import engine, selectors, services
-from games.models import Game, Move
-from games.services import Player
-from tests import stats_games
+from games import engine
+from games.play import selectors, services
+from games.play.models import Game, Move
+from games.play.players import Player
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -243,12 +244,10 @@ def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_log
         if game.status != "in_progress" or cell in game.cells:
             continue
         services.game_play_move(game_id=game.pk, player=Player(user=user), cell=cell, ply=game.move_count)
-        services.game_play_ai_move(game_id=game.pk)
     game.refresh_from_db()
     while game.status == "in_progress":
         free = next(c for c in range(9) if c not in Game.objects.get(pk=game.pk).cells)
         services.game_play_move(game_id=game.pk, player=Player(user=user), cell=free, ply=game.move_count)
-        services.game_play_ai_move(game_id=game.pk)
         game.refresh_from_db()
     page = client_logged_in.get(game.get_absolute_url()).content.decode()
     for ply in range(game.move_count):
@@ -272,7 +271,7 @@ EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
 
 
 def test_a_finished_4x4_game_shows_each_label_in_its_word(client, user, bob):
-    game = stats_games.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
+    game = factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
     page = client.get(game.get_absolute_url()).content.decode()
     shown = [found for found in re.findall(r'class="label label--(\w+)"[^>]*>([^<]+)<', page) if found[0] != "decisive"]
     assert len(shown) == len(EVERY_LABEL_4X4)
@@ -284,7 +283,7 @@ def test_a_finished_4x4_game_shows_each_label_in_its_word(client, user, bob):
 
 
 def test_a_review_with_a_position_not_solved_in_time_says_so(client, user, bob, monkeypatch):
-    game = stats_games.human_game(user, bob, stats_games.X_WINS)
+    game = factories.human_game(user, bob, factories.X_WINS)
     draw = engine.Evaluation("draw", 9, 0)
     review = engine.Review(
         (
@@ -347,3 +346,39 @@ def test_a_guest_who_logs_in_to_an_existing_account_keeps_the_game(client, user,
     assert "The game you played as a guest is in your history now." in response.content.decode()
     game.refresh_from_db()
     assert game.x_player == user and game.guest_key == ""
+
+
+def test_opening_a_game_whose_ai_move_is_owed_changes_nothing_and_offers_to_make_it(client_logged_in, user):
+    game = services.game_create_against_ai(player=Player(user=user), variant="4x4", seed=1)
+    game = factories.stopped_before_the_ai_replied(game, 0)
+    page = client_logged_in.get(game.get_absolute_url())
+    assert page.status_code == 200
+    assert Game.objects.get(pk=game.pk).move_count == 1  # reading never writes
+    html = page.content.decode()
+    assert "The AI has not made its move yet" in html
+    assert f'action="{reverse("games:ai_move", args=[game.pk])}"' in html
+
+    response = client_logged_in.post(reverse("games:ai_move", args=[game.pk]))
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    game = Game.objects.get(pk=game.pk)
+    assert game.move_count == 2 and game.board.to_move == "X"
+    assert "The AI has not made its move yet" not in client_logged_in.get(game.get_absolute_url()).content.decode()
+
+
+def test_only_a_player_can_ask_the_ai_for_its_owed_move(client, user):
+    game = services.game_create_against_ai(player=Player(user=user), variant="4x4", seed=1)
+    game = factories.stopped_before_the_ai_replied(game, 0)
+    assert "The AI has not made its move yet" not in client.get(game.get_absolute_url()).content.decode()
+    response = client.post(reverse("games:ai_move", args=[game.pk]), follow=True)
+    assert "The AI did not move: you are not playing in this game." in response.content.decode()
+    assert Game.objects.get(pk=game.pk).move_count == 1
+
+
+@pytest.mark.parametrize("variant", ["4x4", "5x5"])
+def test_a_move_on_a_larger_board_comes_back_with_the_ais_reply(client_logged_in, variant):
+    game = _start(client_logged_in, variant=variant)
+    response = client_logged_in.post(reverse("games:move", args=[game.pk]), {"cell": 0, "ply": 0})
+    assert response.status_code == 302
+    game = Game.objects.get(pk=game.pk)
+    assert game.move_count == 2 and game.cells[0] == 0
+    assert "Your turn" in client_logged_in.get(game.get_absolute_url()).content.decode()

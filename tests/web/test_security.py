@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from tests.stats_games import ai_game, human_game
+from tests.factories import ai_game, human_game
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 

@@ -1,13 +1,13 @@
 """``python manage.py bench_pages [--requests 200]``: latency and queries of the heaviest pages.
 
-Run it against a database filled by ``seed_games``; the work is in games.bench_pages.
+Run it against a database filled by ``make_sample_games``; the work is in games.devtools.bench_pages.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bench_pages import bench_pages
+from games.devtools.bench_pages import bench_pages
 
 
 class Command(BaseCommand):

@@ -9,8 +9,8 @@ column counted from 1: ``1 3`` or ``1,3`` is the top right corner of 3x3.
 Every game is played through the services, with or without ``--user``. The
 terminal is then one more client, like the web pages: the rules, the AI's
 opening and its seeded choices are decided in one place, so a game played here
-cannot differ from the same game played on the site, and nothing here needs
-keeping in step with ``services.game_play_ai_move``. Without ``--user`` the
+cannot differ from the same game played on the site: the move service makes
+the AI's reply, as it does for every page. Without ``--user`` the
 player is a guest, exactly like a visitor who has not signed in: the game is
 stored under a fresh guest key that lives only as long as the command, so it
 is in nobody's history. With ``--user`` it is that user's game and shows in
@@ -31,8 +31,11 @@ import time
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games import engine, services
-from games.models import LEVEL_DESCRIPTIONS, Game, Level, StartMode, Status, Variant, levels_described
+from games import engine
+from games.errors import GameError
+from games.play import services
+from games.play.models import LEVEL_DESCRIPTIONS, Game, Level, StartMode, Status, Variant, levels_described
+from games.play.players import Player, new_guest_key
 
 # Numpad digit -> (row, column): 7 8 9 on top, 1 2 3 at the bottom.
 NUMPAD = {7: (0, 0), 8: (0, 1), 9: (0, 2), 4: (1, 0), 5: (1, 1), 6: (1, 2), 1: (2, 0), 2: (2, 1), 3: (2, 2)}
@@ -178,7 +181,7 @@ class Command(BaseCommand):
             self._say("\nBye")
             return
 
-        player = services.Player(user=user) if user else services.Player(guest_key=services.new_guest_key())
+        player = Player(user=user) if user else Player(guest_key=new_guest_key())
         game = services.game_create_against_ai(
             player=player,
             variant=options["variant"],
@@ -277,7 +280,7 @@ class Command(BaseCommand):
         self._say(f"AI ({game.ai_side}) plays {cell_input(cell, game.size)}: {cell_name(cell, game.size)}.{took}")
         self._show(game)
 
-    def _play(self, game: Game, player: services.Player) -> Game:
+    def _play(self, game: Game, player: Player) -> Game:
         if not game.move_count:
             self._show(game)
         while game.status == Status.IN_PROGRESS:
@@ -293,11 +296,13 @@ class Command(BaseCommand):
             before = game.move_count
             try:
                 cell = parse_move(answer, game.size)
+                start = time.perf_counter()
                 game = services.game_play_move(game_id=game.pk, player=player, cell=cell, ply=game.move_count).game
+                seconds = time.perf_counter() - start
             except BadMove as error:
                 self._say(str(error), self.style.ERROR)
                 continue
-            except services.GameError as error:
+            except GameError as error:
                 if error.code == "occupied":
                     message = f"Bad move: {cell_name(cell, game.size)} is taken. Choose an empty cell."
                 else:
@@ -310,12 +315,8 @@ class Command(BaseCommand):
             self._show(game, ply=before + 1)
             if game.board_at(before + 1).is_game_over():
                 break
-            if game.awaits_ai:  # 4x4 and 5x5: the AI thinks now
-                start = time.perf_counter()
-                game = services.game_play_ai_move(game_id=game.pk)
-                self._show_ai_move(game, time.perf_counter() - start)
-            else:  # 3x3: its reply came with the move
-                self._show_ai_move(game, None)
+            # The AI's reply came with the move; on 3x3 it is a look-up, not worth timing.
+            self._show_ai_move(game, seconds if game.size > 3 else None)
         return game
 
     def _hint(self, game: Game) -> None:
@@ -329,11 +330,11 @@ class Command(BaseCommand):
             f"Evaluation time: {seconds:.7f}s. With perfect play: {evaluation}."
         )
 
-    def _leave(self, game: Game, player: services.Player) -> Game:
+    def _leave(self, game: Game, player: Player) -> Game:
         """The player walks away: an unfinished game is resigned."""
         try:
             game = services.game_resign(game_id=game.pk, player=player)
-        except services.GameError:
+        except GameError:
             return game  # it had just ended
         self._say(f"You resigned: {game.ai_side} wins.")
         return game

@@ -1,14 +1,14 @@
 """``python manage.py verify_games [--game ID ...]``: replay stored games and report any that disagree.
 
-Exits with status 1 when a game is corrupt; the checks are in games.integrity.
+Exits with status 1 when a game is corrupt; the checks are in games.devtools.integrity.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.integrity import verify_games
-from games.models import Game
+from games.devtools.integrity import verify_games
+from games.play.models import Game
 
 
 class Command(BaseCommand):

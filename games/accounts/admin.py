@@ -1,0 +1,55 @@
+"""Users in the admin: Django's user admin, with each user's games, and deleting
+an account the way the player would (:func:`games.accounts.services.account_delete`)."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import ngettext
+
+from games.accounts import selectors, services
+from games.errors import AccountRefused
+from games.play.admin import PlayerFilter
+
+User = get_user_model()
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    """Django's user admin, plus each user's games: a count that links to them."""
+
+    list_display = UserAdmin.list_display + ("games_played",)
+    readonly_fields = ("games_played",)
+    fieldsets = UserAdmin.fieldsets + (("Games", {"fields": ("games_played",)}),)
+
+    def get_queryset(self, request):
+        return selectors.users_with_games_played(super().get_queryset(request))
+
+    # Deleting a user here is the player deleting their account: their games
+    # in progress end and their challenges close first (services.account_delete).
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and selectors.is_last_superuser(obj):
+            return False  # nobody could manage the site after
+        return super().has_delete_permission(request, obj)
+
+    def delete_model(self, request, obj):
+        services.account_delete(user=obj)
+
+    def delete_queryset(self, request, queryset):
+        for user in queryset:
+            try:
+                services.account_delete(user=user)
+            except AccountRefused as error:
+                self.message_user(request, f"{user.get_username()} was not deleted: {error.message}.", messages.ERROR)
+
+    @admin.display(description="games", ordering="games_played")
+    def games_played(self, user) -> str:
+        url = reverse("admin:games_game_changelist") + f"?{PlayerFilter.parameter_name}={user.pk}"
+        count = user.games_played
+        return format_html('<a href="{}">{}</a>', url, ngettext("%d game", "%d games", count) % count)

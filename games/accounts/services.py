@@ -1,0 +1,107 @@
+"""An account's writes: the games a guest played handed to their new account,
+the API token, and leaving the site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import authenticate, get_user_model
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from games.accounts import lockout
+from games.accounts.selectors import is_last_superuser
+from games.errors import AccountRefused, ChallengeRefused, GameError, InvalidInput, SignInLocked
+from games.lobby.models import Challenge, ChallengeKind
+from games.lobby.services import challenge_cancel, challenge_decline
+from games.play.models import Game
+from games.play.players import Player
+from games.play.services import game_abort, game_resign
+from games.stats import counters
+
+
+def games_adopt_guest(*, user, guest_key: str) -> int:
+    """Hand the games a guest played to their new account; how many moved over."""
+    if not guest_key:
+        return 0
+    adopted = 0
+    with transaction.atomic():
+        for game in Game.objects.select_for_update().filter(guest_key=guest_key):
+            if game.human_side == "X":
+                game.x_player = user
+            else:
+                game.o_player = user
+            game.guest_key = ""
+            game.save(update_fields=["x_player", "o_player", "guest_key", "updated_at"])
+            adopted += 1
+        if adopted:
+            counters.recount_player(user.pk)  # the finished ones now count in their record
+    return adopted
+
+
+def auth_token_issue(*, username: str, password: str, request=None) -> str:
+    """The API token of the account these credentials open: made on first use, the same one after."""
+    user = authenticate(request, username=username, password=password)
+    if user is None and getattr(request, "axes_locked_out", False):
+        seconds = lockout.seconds_left(request, {"username": username})
+        raise SignInLocked(lockout.message(seconds), retry_after=seconds)
+    if user is None:
+        raise InvalidInput("unable to sign in with that username and password", code="invalid_credentials")
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+@dataclass(frozen=True)
+class AccountDeletion:
+    resigned: int  # games between people, won by the opponent
+    aborted: int  # games against the AI
+    challenges_closed: int  # challenges made (cancelled) or received (declined)
+
+
+def account_delete(*, user) -> AccountDeletion:
+    """Delete a player's account, leaving the way a player would: games in
+    progress against people are resigned (the opponent wins, rated as usual),
+    games against the AI aborted, challenges cancelled or declined. Their games
+    stay in their opponents' histories with that side shown as deleted; their
+    own counters (rating, records, head to head) go with the account."""
+    User = get_user_model()
+    with transaction.atomic():
+        if user.is_superuser:
+            # Every superuser's row locked, in one order: the last two deleting
+            # themselves at once cannot both succeed, nor deadlock.
+            list(User.objects.select_for_update().filter(is_superuser=True).order_by("pk"))
+        account = User.objects.select_for_update().filter(pk=user.pk).first()
+        if account is None:
+            return AccountDeletion(0, 0, 0)  # deleted already: a second click
+        if is_last_superuser(account):
+            raise AccountRefused(
+                "this is the site's only superuser account: make another account a superuser first, "
+                "or nobody could manage the site",
+                code="last_superuser",
+            )
+        # Challenges first: one accepted meanwhile has started a game, finished below.
+        closed = 0
+        waiting = Challenge.objects.waiting()
+        made = list(waiting.filter(challenger=account).values_list("pk", flat=True))
+        received = list(waiting.filter(opponent=account).exclude(kind=ChallengeKind.OPEN).values_list("pk", flat=True))
+        for close, challenge_ids in ((challenge_cancel, made), (challenge_decline, received)):
+            for challenge_id in challenge_ids:
+                try:
+                    close(user=account, challenge_id=challenge_id)
+                    closed += 1
+                except ChallengeRefused:
+                    pass  # accepted or withdrawn meanwhile
+        player = Player(user=account)
+        resigned = aborted = 0
+        for game_id, ai_side in Game.objects.of_player(account).in_progress().values_list("pk", "ai_side"):
+            if ai_side:
+                aborted += 1 if game_abort(game_id=game_id) else 0
+                continue
+            try:
+                game_resign(game_id=game_id, player=player)
+                resigned += 1
+            except GameError:
+                pass  # it ended meanwhile (the last move, a timeout): nothing left to finish
+        account.delete()
+    return AccountDeletion(resigned=resigned, aborted=aborted, challenges_closed=closed)

@@ -1,0 +1,155 @@
+"""Accounts: signing up, a player's public page, and your own account: what
+the site keeps about you, your games to download, and deleting the account."""
+
+from asgiref.sync import sync_to_async
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login, logout
+from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.accounts import exports, selectors, services
+from games.accounts.forms import AccountDeleteForm, SignUpForm
+from games.errors import AccountRefused
+from games.play import selectors as play_selectors
+from games.stats import charts
+from games.stats import selectors as stats_selectors
+
+
+def on_signed_up(request, user):
+    """Run once a visitor's new account exists: sign them in. Logging in hands
+    them the games they played as a guest (games.signals)."""
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+
+
+def _next_url(request) -> str:
+    """Where to go after signing up (?next=, as the login page takes it), if it is on this site."""
+    url = request.POST.get("next") or request.GET.get("next", "")
+    safe = url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return url if safe else ""
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    """Create an account with Django's UserCreationForm, sign in, go home
+    (or back to ?next=, say an invite link)."""
+    next_url = _next_url(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or "games:home")
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            on_signed_up(request, user)
+            messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+            return redirect(next_url or "games:home")
+    else:
+        form = SignUpForm()
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def profile(request, username):
+    """A player's public page: who they are, since when, their record, rating and
+    streaks, records by opponent, and latest games."""
+    try:
+        player = selectors.active_player(username)
+    except get_user_model().DoesNotExist:
+        raise Http404("No such player.") from None
+    ratings = stats_selectors.rating_history(player)
+    return render(
+        request,
+        "games/profile.html",
+        {
+            "player": player,
+            "is_owner": request.user == player,
+            "record": stats_selectors.player_record(player),
+            "recent_games": play_selectors.player_recent_games(player, limit=10),
+            "stats": stats_selectors.player_stats(player),
+            "records": stats_selectors.player_records(player),
+            "ratings": ratings,
+            "rating_chart": charts.line_chart([ratings[0].before, *(c.after for c in ratings)], left=0)
+            if ratings
+            else None,
+        },
+    )
+
+
+@require_GET
+@login_required
+@never_cache
+def account(request):
+    """What the site keeps about you, the downloads, and the way out."""
+    return render(request, "games/account.html", {"record": stats_selectors.player_record(request.user)})
+
+
+async def _pieces_async(pieces):
+    """A generator of text read in Django's thread, one piece at a time: under
+    ASGI a plain generator would be read whole into memory before sending."""
+    next_piece = sync_to_async(next)
+    try:
+        while (piece := await next_piece(pieces, None)) is not None:
+            yield piece
+    finally:
+        await sync_to_async(pieces.close)()
+
+
+def _download(request, pieces, extension: str, content_type: str) -> StreamingHttpResponse:
+    if isinstance(request, ASGIRequest):
+        pieces = _pieces_async(pieces)
+    response = StreamingHttpResponse(pieces, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=exports.export_filename(request.user, extension)
+    )
+    return response
+
+
+def _site_url(request) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+@require_GET
+@login_required
+@never_cache
+def account_games_json(request):
+    """Every game you played, and your account, as a JSON file."""
+    games = selectors.player_games_for_export(request.user)
+    pieces = exports.games_json(request.user, games, site_url=_site_url(request))
+    return _download(request, pieces, "json", "application/json")
+
+
+@require_GET
+@login_required
+@never_cache
+def account_games_csv(request):
+    """Every game you played, one row each, as a CSV file."""
+    games = selectors.player_games_for_export(request.user)
+    pieces = exports.games_csv(request.user, games, site_url=_site_url(request))
+    return _download(request, pieces, "csv", "text/csv; charset=utf-8")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@never_cache
+def account_delete(request):
+    """Ask for the password, then delete the account (services.account_delete),
+    sign out and go home. A wrong password, or the last superuser, changes nothing."""
+    form = AccountDeleteForm(request.user, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.account_delete(user=request.user)
+        except AccountRefused as error:
+            form.add_error(None, f"Your account was not deleted: {error.message}.")
+        else:
+            logout(request)
+            messages.success(request, "Your account has been deleted.")
+            return redirect("games:home")
+    return render(
+        request,
+        "games/account_delete.html",
+        {"form": form, "record": stats_selectors.player_record(request.user)},
+        status=400 if form.errors else 200,
+    )

@@ -1,0 +1,100 @@
+"""Challenges: an offer to play a game between two people, until someone accepts it.
+
+A challenge is open in the lobby, sent to a named player, or an invite link to
+share; a rematch offer after a game between people is a challenge sent to the
+opponent. Accepting one creates the game (:mod:`games.lobby.services`).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from games.play.models import Game, Variant
+
+
+class ChallengeKind(models.TextChoices):
+    OPEN = "open", "Open to anyone (listed in the lobby)"
+    DIRECT = "direct", "Sent to a player"
+    LINK = "link", "An invite link to share"
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open", "Waiting"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class ChallengeSide(models.TextChoices):
+    X = "X", "X"
+    O = "O", "O"  # noqa: E741 - the mark's own name
+    RANDOM = "random", "Random"
+
+
+#: Time limits a challenge may set, in seconds (None: no limit).
+MOVE_TIME_LIMITS = [(None, "No limit"), (30, "30 seconds"), (60, "1 minute"), (300, "5 minutes"), (86400, "1 day")]
+
+
+def time_limit_label(seconds: int | None) -> str:
+    """A move time limit as the challenge form offers it: "30 seconds", "1 day"."""
+    return dict(MOVE_TIME_LIMITS).get(seconds, f"{seconds} s")
+
+
+class ChallengeQuerySet(models.QuerySet):
+    def waiting(self) -> ChallengeQuerySet:
+        return self.filter(status=ChallengeStatus.OPEN)
+
+    def in_lobby(self) -> ChallengeQuerySet:
+        return self.waiting().filter(kind=ChallengeKind.OPEN)
+
+
+class Challenge(models.Model):
+    """An offer to play a game between two people, until someone accepts it."""
+
+    kind = models.CharField(max_length=6, choices=ChallengeKind, default=ChallengeKind.OPEN)
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent")
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+        help_text="The player a direct challenge is sent to.",
+    )
+    variant = models.CharField(max_length=3, choices=Variant, default=Variant.THREE)
+    challenger_side = models.CharField(max_length=6, choices=ChallengeSide, default=ChallengeSide.RANDOM)
+    move_time_limit = models.PositiveIntegerField("time per move (s)", null=True, blank=True)
+    token = models.CharField(max_length=32, unique=True, help_text="The secret in an invite link.")
+    status = models.CharField(max_length=9, choices=ChallengeStatus, default=ChallengeStatus.OPEN, db_index=True)
+    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge")
+    rematch_of = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rematch_offers")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ChallengeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kind="direct") | Q(opponent__isnull=False), name="challenge_direct_has_opponent"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="accepted", game__isnull=False) | (~Q(status="accepted") & Q(game__isnull=True)),
+                name="challenge_game_only_when_accepted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        target = self.opponent.get_username() if self.opponent_id else "anyone"
+        return f"{self.challenger.get_username()} challenges {target} ({self.variant})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:challenge", args=[self.token])
+
+    @property
+    def time_limit_label(self) -> str:
+        return time_limit_label(self.move_time_limit)

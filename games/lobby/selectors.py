@@ -1,0 +1,52 @@
+"""Reads for games between people: the lobby's lists, invite links, rematch offers."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus
+from games.play.models import Game
+
+LOBBY_LIMIT = 50
+
+
+def lobby_open_challenges(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
+    """Challenges anyone may accept, from players other than ``user``, newest first."""
+    return list(Challenge.objects.in_lobby().exclude(challenger=user).select_related("challenger")[:limit])
+
+
+def lobby_challenges_sent_by(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
+    """``user``'s own challenges nobody has accepted yet, of every kind."""
+    return list(Challenge.objects.waiting().filter(challenger=user).select_related("opponent")[:limit])
+
+
+def lobby_challenges_sent_to(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
+    """Challenges (and rematch offers) sent to ``user`` by name, still waiting."""
+    return list(
+        Challenge.objects.waiting()
+        .filter(kind=ChallengeKind.DIRECT, opponent=user)
+        .select_related("challenger")[:limit]
+    )
+
+
+def live_games_between_people(limit: int = LOBBY_LIMIT) -> list[Game]:
+    """Games between people in progress, newest first, for anyone to watch."""
+    return list(Game.objects.against_humans().in_progress().with_players_and_moves()[:limit])
+
+
+def challenge_by_token(token: str) -> Challenge:
+    """The challenge behind an invite link; raises Challenge.DoesNotExist."""
+    return Challenge.objects.select_related("challenger", "opponent", "game").get(token=token)
+
+
+def rematch_offer(game: Game) -> Challenge | None:
+    """The latest rematch offered after ``game``, whatever became of it, or None."""
+    return game.rematch_offers.select_related("challenger", "game").order_by("-created_at", "-id").first()
+
+
+def challenges_for(user):
+    """The challenges waiting in the lobby, and every challenge ``user`` sent
+    or received (or accepted from the lobby), newest first."""
+    return Challenge.objects.filter(
+        Q(kind=ChallengeKind.OPEN, status=ChallengeStatus.OPEN) | Q(challenger=user) | Q(opponent=user)
+    ).select_related("challenger", "opponent")

@@ -1,0 +1,195 @@
+"""Games between people: challenges, invite links and rematch offers.
+
+Each function is one transaction. Accepting a challenge creates the game,
+which from then on is played through :mod:`games.play.services`.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer, require_choice
+from games.lobby.models import MOVE_TIME_LIMITS, Challenge, ChallengeKind, ChallengeSide, ChallengeStatus
+from games.play import live
+from games.play.models import Game, Status, Variant
+from games.play.players import Player
+from games.play.selectors import game_detail
+
+
+def _signed_in(user) -> None:
+    if user is None or not user.is_authenticated:
+        raise NotAPlayer("sign in to play other people", code="not_signed_in")
+
+
+def challenge_create(
+    *,
+    challenger,
+    kind: str = ChallengeKind.OPEN,
+    variant: str = Variant.THREE,
+    side: str = ChallengeSide.RANDOM,
+    move_time_limit: int | None = None,
+    opponent_username: str = "",
+    rematch_of: Game | None = None,
+) -> Challenge:
+    """Offer a game: open in the lobby, sent to a named player, or as an invite link."""
+    _signed_in(challenger)
+    require_choice(kind, ChallengeKind, "kind")
+    require_choice(variant, Variant, "variant")
+    require_choice(side, ChallengeSide, "side")
+    if move_time_limit not in dict(MOVE_TIME_LIMITS):
+        allowed = ", ".join("none" if v is None else str(v) for v, _ in MOVE_TIME_LIMITS)
+        raise InvalidInput(
+            f"a time limit of {move_time_limit!r} s is not offered ({allowed})", code="invalid_time_limit"
+        )
+    opponent = None
+    if kind == ChallengeKind.DIRECT:
+        opponent = get_user_model().objects.filter(username=opponent_username, is_active=True).first()
+        if opponent is None:
+            raise InvalidInput(f"there is no player called {opponent_username!r}", code="unknown_player")
+        if opponent == challenger:
+            raise InvalidInput("you cannot challenge yourself", code="self_challenge")
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            kind=kind,
+            challenger=challenger,
+            opponent=opponent,
+            variant=variant,
+            challenger_side=side,
+            move_time_limit=move_time_limit,
+            token=secrets.token_urlsafe(16),
+            rematch_of=rematch_of,
+        )
+        if kind == ChallengeKind.OPEN:
+            live.publish_lobby("challenge_created", challenge=challenge.pk)
+        if opponent is not None:
+            live.publish_user(opponent.pk, "challenge_received", challenge=challenge.pk)
+    return challenge
+
+
+def _locked_challenge(*, challenge_id=None, token=None) -> Challenge:
+    query = Challenge.objects.select_for_update()
+    if token is not None:
+        return query.get(token=token)
+    return query.get(pk=challenge_id)
+
+
+def challenge_accept(*, user, challenge_id: int | None = None, token: str | None = None) -> Game:
+    """Accept a challenge: the game starts at once. Only once, and never by its creator."""
+    _signed_in(user)
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id=challenge_id, token=token)
+        if challenge.kind == ChallengeKind.LINK and token is None:
+            # An invite link's token is its only key: a guessed id must not open it.
+            raise NotAPlayer("this challenge is accepted through its invite link", code="needs_invite_link")
+        if challenge.status != ChallengeStatus.OPEN:
+            raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
+        if challenge.challenger_id == user.pk:
+            raise ChallengeRefused("you cannot accept your own challenge", code="own_challenge")
+        if challenge.kind == ChallengeKind.DIRECT and challenge.opponent_id != user.pk:
+            raise NotAPlayer("this challenge was sent to someone else")
+        side = challenge.challenger_side
+        if side == ChallengeSide.RANDOM:
+            side = random.choice("XO")
+        x_player, o_player = (challenge.challenger, user) if side == "X" else (user, challenge.challenger)
+        now = timezone.now()
+        game = Game.objects.create(
+            variant=challenge.variant,
+            x_player=x_player,
+            o_player=o_player,
+            move_time_limit=challenge.move_time_limit,
+            turn_started_at=now,
+            rematch_of=challenge.rematch_of,
+            seed=random.randrange(2**31),
+        )
+        challenge.status = ChallengeStatus.ACCEPTED
+        challenge.game = game
+        challenge.opponent = challenge.opponent or user
+        challenge.resolved_at = now
+        challenge.save(update_fields=["status", "game", "opponent", "resolved_at"])
+        live.publish_user(
+            challenge.challenger_id,
+            "challenge_accepted",
+            challenge=challenge.pk,
+            game=game.pk,
+            url=game.get_absolute_url(),
+        )
+        if challenge.rematch_of_id:
+            live.publish_game(challenge.rematch_of, "rematch_started", url=game.get_absolute_url())
+        live.publish_lobby("game_started", game=game.pk)
+    return game_detail(game.pk)
+
+
+def _close_challenge(challenge: Challenge, status: str) -> Challenge:
+    challenge.status = status
+    challenge.resolved_at = timezone.now()
+    challenge.save(update_fields=["status", "resolved_at"])
+    if challenge.kind == ChallengeKind.OPEN:
+        live.publish_lobby("challenge_closed", challenge=challenge.pk)
+    if challenge.rematch_of_id:
+        live.publish_game(challenge.rematch_of, "rematch_" + status)
+    return challenge
+
+
+def challenge_decline(*, user, challenge_id: int) -> Challenge:
+    """The player a challenge was sent to says no."""
+    _signed_in(user)
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id=challenge_id)
+        if challenge.opponent_id != user.pk or challenge.kind == ChallengeKind.OPEN:
+            raise NotAPlayer("only the player a challenge was sent to can decline it")
+        if challenge.status != ChallengeStatus.OPEN:
+            raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
+        _close_challenge(challenge, ChallengeStatus.DECLINED)
+        live.publish_user(challenge.challenger_id, "challenge_declined", challenge=challenge.pk)
+    return challenge
+
+
+def challenge_cancel(*, user, challenge_id: int) -> Challenge:
+    """The challenger withdraws a challenge nobody has accepted yet."""
+    _signed_in(user)
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge_id=challenge_id)
+        if challenge.challenger_id != user.pk:
+            raise NotAPlayer("only the challenger can cancel a challenge")
+        if challenge.status != ChallengeStatus.OPEN:
+            raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
+        _close_challenge(challenge, ChallengeStatus.CANCELLED)
+        if challenge.opponent_id:
+            live.publish_user(challenge.opponent_id, "challenge_cancelled", challenge=challenge.pk)
+    return challenge
+
+
+def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
+    """After a game between people, offer the opponent another with the sides swapped."""
+    game = Game.objects.get(pk=game_id)
+    side = game.side_of(player.user, player.guest_key)
+    if side is None:
+        raise NotAPlayer("only a player can offer a rematch", game=game_detail(game_id))
+    if game.ai_side:
+        raise MoveRefused("against the AI a rematch starts at once", code="ai_rematch")
+    if game.status == Status.IN_PROGRESS:
+        raise MoveRefused("finish this game first", code="game_in_progress", game=game_detail(game_id))
+    opponent = game.player("O" if side == "X" else "X")
+    if opponent is None:
+        raise MoveRefused("your opponent's account no longer exists", code="no_opponent")
+    pending = game.rematch_offers.filter(status=ChallengeStatus.OPEN).first()
+    if pending is not None:
+        if pending.challenger_id == player.user.pk:
+            return pending  # offered already: a second click changes nothing
+        raise MoveRefused("your opponent has offered a rematch already: accept it", code="rematch_offered")
+    challenge = challenge_create(
+        challenger=player.user,
+        kind=ChallengeKind.DIRECT,
+        variant=game.variant,
+        side="O" if side == "X" else "X",
+        move_time_limit=game.move_time_limit,
+        opponent_username=opponent.get_username(),
+        rematch_of=game,
+    )
+    live.publish_game(game, "rematch_offered", by=side)
+    return challenge

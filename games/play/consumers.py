@@ -1,0 +1,144 @@
+"""WebSocket consumers: thin, like views. They check who is connecting, pass
+moves to the services and forward the events the services publish.
+
+Every message to a browser carries the game's ply; a page that sees a ply it
+does not have asks the server for the game, so nothing is lost to a dropped
+message or a reconnection.
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.cache import cache
+
+from games.errors import GameError
+from games.play import live, services
+from games.play.models import Game
+from games.play.players import Player
+
+# Close codes in the 4000 range are the application's own.
+CLOSE_NOT_SIGNED_IN = 4401
+CLOSE_NO_SUCH_GAME = 4404
+
+
+def in_a_thread(method):
+    """Run ``method`` in a thread of the server's pool, with its own database
+    connection, closed (back to the pool) when it is done. Not Channels'
+    default one thread per process for every socket's database work: there,
+    one socket's slow query or lock wait would hold up the moves of every
+    other socket connected to the same process."""
+    return database_sync_to_async(method, thread_sensitive=False)
+
+
+def _watchers_key(game_id: int) -> str:
+    return f"watchers:{game_id}"
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """What both consumers share: a frame that is not a JSON object (anyone
+    can send anything down a socket) is answered, not a crash."""
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            content = json.loads(text_data) if text_data else None
+        except (ValueError, RecursionError):
+            content = None
+        if not isinstance(content, dict):
+            await self.send_json({"type": "refused", "code": "malformed", "message": "send a JSON object"})
+            return
+        await self.receive_json(content, **kwargs)
+
+
+class GameConsumer(LiveConsumer):
+    """ws/games/<pk>/: the players and the spectators of one game."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        self.game_id = int(self.scope["url_route"]["kwargs"]["pk"])
+        state = await self._state(user)
+        if state is None:
+            await self.close(code=CLOSE_NO_SUCH_GAME)
+            return
+        self.side = state["side"]
+        self.group = live.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        watchers = await self._count_watcher(+1) if self.side is None else await self._watchers()
+        await self.send_json({"type": "state", **state, "watchers": watchers})
+        if self.side is None:
+            await self._announce_watchers(watchers, state["ply"])
+
+    async def disconnect(self, code):
+        group = getattr(self, "group", None)
+        if group is None:
+            return
+        await self.channel_layer.group_discard(group, self.channel_name)
+        if self.side is None:
+            watchers = await self._count_watcher(-1)
+            state = await self._state(self.scope["user"])
+            await self._announce_watchers(watchers, state["ply"] if state else 0)
+
+    async def receive_json(self, content, **kwargs):
+        """A move sent over the socket: {"action": "move", "cell": 4, "ply": 0}."""
+        if content.get("action") != "move":
+            await self.send_json({"type": "refused", "code": "unknown_action", "message": "only moves are sent here"})
+            return
+        refusal = await self._play(content.get("cell"), content.get("ply"))
+        if refusal is not None:
+            await self.send_json(refusal)
+
+    async def game_event(self, event):
+        """Forward what a service published: {"type": "move", "ply": 5, ...}."""
+        message = {key: value for key, value in event.items() if key not in ("type", "event")}
+        await self.send_json({"type": event["event"], **message})
+
+    # -- database work, in a thread ---------------------------------------------
+
+    @in_a_thread
+    def _state(self, user):
+        game = (
+            Game.objects.filter(pk=self.game_id)
+            .only("id", "move_count", "status", "x_player_id", "o_player_id", "ai_side", "guest_key")
+            .first()
+        )
+        if game is None:
+            return None
+        return {"game": game.pk, "ply": game.move_count, "status": game.status, "side": game.side_of(user)}
+
+    @in_a_thread
+    def _play(self, cell, ply) -> dict | None:
+        """Play through the services; the refusal to send back, or None. A stored
+        move reaches everyone, this socket included, as the published event."""
+        try:
+            services.game_play_move(game_id=self.game_id, player=Player(user=self.scope["user"]), cell=cell, ply=ply)
+        except Game.DoesNotExist:
+            return {"type": "refused", "code": "not_found", "message": "no such game"}
+        except GameError as error:
+            current = error.game.move_count if error.game is not None else None
+            return {"type": "refused", "code": error.code, "message": error.message, "ply": current}
+        return None
+
+    @in_a_thread
+    def _count_watcher(self, delta: int) -> int:
+        key = _watchers_key(self.game_id)
+        cache.add(key, 0, timeout=None)
+        try:
+            return max(0, cache.incr(key, delta))
+        except ValueError:  # the key expired between add and incr
+            cache.set(key, max(0, delta), timeout=None)
+            return max(0, delta)
+
+    @in_a_thread
+    def _watchers(self) -> int:
+        return max(0, cache.get(_watchers_key(self.game_id), 0))
+
+    async def _announce_watchers(self, watchers: int, ply: int):
+        await self.channel_layer.group_send(
+            self.group, {"type": "game.event", "event": "watchers", "watchers": watchers, "ply": ply}
+        )

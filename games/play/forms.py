@@ -1,0 +1,53 @@
+"""The forms of playing: a new game against the AI, and a player's history filters."""
+
+from django import forms
+
+from games.play.models import Level, StartMode, Variant, levels_described
+
+
+class NewGameForm(forms.Form):
+    """The choices of a game against the AI."""
+
+    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.THREE, widget=forms.RadioSelect)
+    side = forms.ChoiceField(
+        label="You play",
+        choices=[("X", "X (you move first)"), ("O", "O (the AI moves first)"), ("random", "Random")],
+        initial="X",
+        widget=forms.RadioSelect,
+    )
+    level = forms.ChoiceField(
+        label="AI level",
+        choices=Level.choices,
+        initial=Level.PERFECT,
+        widget=forms.RadioSelect,
+        help_text=levels_described(),
+    )
+    start_mode = forms.ChoiceField(
+        label="The AI's first move, when it starts",
+        choices=StartMode.choices,
+        initial=StartMode.MINIMAX,
+        widget=forms.RadioSelect,
+    )
+
+
+class HistoryFilterForm(forms.Form):
+    """The filters of a player's history; every field may be left at "any"."""
+
+    result = forms.ChoiceField(
+        required=False,
+        choices=[
+            ("", "Any result"),
+            ("won", "Won"),
+            ("lost", "Lost"),
+            ("drawn", "Drawn"),
+            ("in_progress", "In progress"),
+            ("aborted", "Aborted"),
+        ],
+    )
+    opponent = forms.ChoiceField(required=False, choices=[("", "Anyone"), ("ai", "The AI"), ("human", "People")])
+    variant = forms.ChoiceField(required=False, label="Board", choices=[("", "Any board"), *Variant.choices])
+    level = forms.ChoiceField(required=False, label="AI level", choices=[("", "Any level"), *Level.choices])
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")  # labels sit above their menus, like headings
+        super().__init__(*args, **kwargs)

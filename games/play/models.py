@@ -1,0 +1,326 @@
+"""Games and their moves.
+
+The moves are the source of truth: a game's board is what replaying its moves
+gives. The game row keeps only what lists and queries need (status, result,
+how it ended, how many moves), written by the services in the same
+transaction as the move that changed them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import cached_property
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import Board
+
+
+class Variant(models.TextChoices):
+    THREE = "3x3", "3×3, three in a row"
+    FOUR = "4x4", "4×4, four in a row"
+    FIVE = "5x5", "5×5, four in a row"
+
+    @property
+    def size(self) -> int:
+        return int(self.value[0])
+
+
+class Level(models.TextChoices):
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
+    PERFECT = "perfect", "Perfect"
+
+
+#: What each level does, as the new-game form, the API and the terminal say it.
+#: Only Perfect never loses (``engine.UNBEATABLE_LEVEL``); the others are
+#: weaker on purpose.
+LEVEL_DESCRIPTIONS = {
+    Level.EASY: "plays at random",
+    Level.MEDIUM: "takes a win in one move and blocks a loss in one, otherwise plays at random",
+    Level.HARD: "plays the perfect move about 7 times in 10, otherwise like Medium",
+    Level.PERFECT: "plays every position perfectly: the only level that never loses, on any board",
+}
+
+
+def levels_described() -> str:
+    """Every level and what it does, in one paragraph: "Easy plays at random. ..."."""
+    return " ".join(f"{level.label} {LEVEL_DESCRIPTIONS[level]}." for level in Level)
+
+
+class Side(models.TextChoices):
+    X = "X", "X"
+    O = "O", "O"  # noqa: E741 - the mark's own name
+
+
+class StartMode(models.TextChoices):
+    """How the AI opens when it moves first (the classroom seeds' start modes)."""
+
+    CENTRE = "centre", "Centre"
+    RANDOM = "random", "Random cell"
+    MINIMAX = "minimax", "Minimax"
+
+
+class Status(models.TextChoices):
+    IN_PROGRESS = "in_progress", "In progress"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Result(models.TextChoices):
+    X_WON = "x_won", "X won"
+    O_WON = "o_won", "O won"
+    DRAW = "draw", "Draw"
+
+
+class Termination(models.TextChoices):
+    LINE = "line", "Line"
+    FULL_BOARD = "full_board", "Full board"
+    RESIGNED = "resigned", "Resignation"
+    TIMEOUT = "timeout", "Timeout"
+
+
+#: Statuses of a game that has no result (yet).
+UNFINISHED = ["in_progress", "aborted"]
+
+
+class GameQuerySet(models.QuerySet):
+    def of_player(self, user) -> GameQuerySet:
+        return self.filter(Q(x_player=user) | Q(o_player=user))
+
+    def of_guest(self, guest_key: str) -> GameQuerySet:
+        return self.filter(guest_key=guest_key) if guest_key else self.none()
+
+    def in_progress(self) -> GameQuerySet:
+        return self.filter(status=Status.IN_PROGRESS)
+
+    def against_ai(self) -> GameQuerySet:
+        return self.exclude(ai_side="")
+
+    def against_humans(self) -> GameQuerySet:
+        return self.filter(ai_side="")
+
+    def with_players_and_moves(self) -> GameQuerySet:
+        """Everything a list of games shows, in a fixed number of queries."""
+        return self.select_related("x_player", "o_player").prefetch_related("moves")
+
+
+class Game(models.Model):
+    variant = models.CharField(max_length=3, choices=Variant, default=Variant.THREE)
+    x_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_as_x",
+        verbose_name="X player",
+    )
+    o_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_as_o",
+        verbose_name="O player",
+    )
+    ai_side = models.CharField(
+        "AI plays", max_length=1, choices=Side, blank=True, help_text="Empty for a game between two people."
+    )
+    ai_level = models.CharField("AI level", max_length=7, choices=Level, blank=True)
+    start_mode = models.CharField("AI opening", max_length=7, choices=StartMode, blank=True)
+    # A visitor who has not signed up plays as a guest; the key lives in their
+    # session, and signing up hands the game to the new account.
+    guest_key = models.CharField(max_length=32, blank=True, db_index=True)
+    seed = models.BigIntegerField(default=0, help_text="Makes the AI's choices among equal moves repeatable.")
+    status = models.CharField(max_length=11, choices=Status, default=Status.IN_PROGRESS, db_index=True)
+    result = models.CharField(max_length=5, choices=Result, blank=True)
+    termination = models.CharField(max_length=10, choices=Termination, blank=True)
+    move_count = models.PositiveSmallIntegerField("moves", default=0)
+    rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches")
+    move_time_limit = models.PositiveIntegerField(
+        "time per move (s)", null=True, blank=True, help_text="Empty: no limit, the game waits as long as needed."
+    )
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player to move got the turn; their time runs from here."
+    )
+    created_at = models.DateTimeField("started", auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField("finished", null=True, blank=True)
+    stats_counted = models.BooleanField(
+        default=False, editable=False, help_text="Its result is in the statistics and ratings (once)."
+    )
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["x_player", "-created_at"], name="game_x_player_recent"),
+            models.Index(fields=["o_player", "-created_at"], name="game_o_player_recent"),
+            # A player's unfinished games, counted without reading the finished
+            # ones. Partial, so a query for all of a player's games, newest
+            # first, never takes them over the indexes above. (SQLite uses a
+            # partial index only for literal values, not Django's parameters.)
+            models.Index(
+                fields=["x_player", "status"], name="game_x_player_unfinished", condition=Q(status__in=UNFINISHED)
+            ),
+            models.Index(
+                fields=["o_player", "status"], name="game_o_player_unfinished", condition=Q(status__in=UNFINISHED)
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="finished", result__in=["x_won", "o_won", "draw"])
+                | (~Q(status="finished") & Q(result="")),
+                name="game_result_only_when_finished",
+            ),
+            models.CheckConstraint(
+                condition=Q(ai_side="", ai_level="") | (Q(ai_side__in=["X", "O"]) & ~Q(ai_level="")),
+                name="game_ai_side_has_level",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}: {self.player_name('X')} vs {self.player_name('O')} ({self.variant})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:game", args=[self.pk])
+
+    # -- the position, derived from the moves ----------------------------------
+
+    @property
+    def size(self) -> int:
+        return Variant(self.variant).size
+
+    @cached_property
+    def cells(self) -> list[int]:
+        """The cells played, in order (uses prefetched moves when there are some)."""
+        return [move.cell for move in sorted(self.moves.all(), key=lambda m: m.ply)]
+
+    def board_at(self, ply: int | None = None) -> Board:
+        """The position after ``ply`` moves (all of them by default)."""
+        cells = self.cells if ply is None else self.cells[:ply]
+        return Board.from_moves(cells, size=self.size)
+
+    @cached_property
+    def board(self) -> Board:
+        return self.board_at()
+
+    # -- who plays ---------------------------------------------------------------
+
+    @property
+    def is_against_ai(self) -> bool:
+        return bool(self.ai_side)
+
+    @property
+    def awaits_ai(self) -> bool:
+        """The AI is owed a move: its turn in a game in progress (on 4x4 and 5x5
+        it thinks after the person's move is stored; on any board a restart
+        between the two writes can leave it owed)."""
+        return self.is_in_progress and bool(self.ai_side) and self.board.to_move == self.ai_side
+
+    @property
+    def human_side(self) -> str | None:
+        """In a game against the AI, the side the person plays."""
+        if not self.ai_side:
+            return None
+        return "O" if self.ai_side == "X" else "X"
+
+    def player(self, side: str):
+        return self.x_player if side == "X" else self.o_player
+
+    def player_kind(self, side: str) -> str:
+        """Who plays ``side``: "ai", "human" (an account), "guest", or "deleted"
+        (an account deleted since: its side of the game is kept, without it)."""
+        if self.ai_side == side:
+            return "ai"
+        if self.player(side) is not None:
+            return "human"
+        if self.guest_key:
+            return "guest"
+        return "deleted"
+
+    def player_name(self, side: str) -> str:
+        """The name every page, the admin, the API and the exports show for ``side``."""
+        kind = self.player_kind(side)
+        if kind == "ai":
+            return f"AI ({self.get_ai_level_display().lower()})"
+        if kind == "human":
+            return self.player(side).get_username()
+        if kind == "guest":
+            return "Guest"
+        return "Deleted player" if self.pk else "Nobody"
+
+    def side_of(self, user=None, guest_key: str = "") -> str | None:
+        """The side that a signed-in user or a guest plays in this game, or None."""
+        if user is not None and user.is_authenticated:
+            if self.x_player_id == user.pk:
+                return "X"
+            if self.o_player_id == user.pk:
+                return "O"
+            return None
+        if guest_key and self.guest_key == guest_key:
+            return self.human_side
+        return None
+
+    def opponent_name(self, side: str) -> str:
+        return self.player_name("O" if side == "X" else "X")
+
+    # -- the clock -----------------------------------------------------------------
+
+    @property
+    def turn_deadline(self):
+        """When the player to move runs out of time, or None without a limit."""
+        if not self.move_time_limit or not self.turn_started_at or self.status != Status.IN_PROGRESS:
+            return None
+        return self.turn_started_at + timedelta(seconds=self.move_time_limit)
+
+    def is_out_of_time(self, now=None) -> bool:
+        deadline = self.turn_deadline
+        return deadline is not None and (now or timezone.now()) >= deadline
+
+    # -- how it went ---------------------------------------------------------------
+
+    @property
+    def is_in_progress(self) -> bool:
+        return self.status == Status.IN_PROGRESS
+
+    @property
+    def winner(self) -> str | None:
+        return {"x_won": "X", "o_won": "O"}.get(self.result)
+
+    def outcome_for(self, side: str | None) -> str | None:
+        """ "won", "lost" or "drawn" from one side's point of view, None while unfinished."""
+        if side is None or self.status != Status.FINISHED:
+            return None
+        if self.result == Result.DRAW:
+            return "drawn"
+        return "won" if self.winner == side else "lost"
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveSmallIntegerField(help_text="0 for the first move of the game.")
+    cell = models.PositiveSmallIntegerField(help_text="0 is the top left cell, row by row.")
+    created_at = models.DateTimeField("played", auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            # One move per ply and one per cell: a second move racing for the same
+            # ply, or a cell played twice, cannot be stored whatever the code does.
+            models.UniqueConstraint(fields=["game", "ply"], name="move_one_per_ply"),
+            models.UniqueConstraint(fields=["game", "cell"], name="move_one_per_cell"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.mark} on {self.cell} (ply {self.ply})"
+
+    @property
+    def mark(self) -> str:
+        return "X" if self.ply % 2 == 0 else "O"

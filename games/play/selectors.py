@@ -1,0 +1,149 @@
+"""Reads about games: one game, a player's games and history, a finished game's review."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+from django.core.cache import cache
+from django.db.models import F, Q, prefetch_related_objects
+
+from games import engine
+from games.play.models import Game, Result, Status
+from games.serving import outages
+
+RESULT_FILTERS = {
+    "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
+    "lost": lambda user: Q(x_player=user, result=Result.O_WON) | Q(o_player=user, result=Result.X_WON),
+    "drawn": lambda user: Q(result=Result.DRAW),
+    "in_progress": lambda user: Q(status=Status.IN_PROGRESS),
+    "aborted": lambda user: Q(status=Status.ABORTED),
+}
+
+
+def _history_filters(games, user, *, result: str = "", opponent: str = "", variant: str = "", level: str = ""):
+    if result in RESULT_FILTERS:
+        games = games.filter(RESULT_FILTERS[result](user))
+    if opponent == "ai":
+        games = games.against_ai()
+    elif opponent == "human":
+        games = games.against_humans()
+    if variant:
+        games = games.filter(variant=variant)
+    if level:
+        games = games.filter(ai_level=level)
+    return games
+
+
+def player_games(user, **filters):
+    """A player's games, newest first, narrowed by the history page's filters.
+
+    ``result`` is won/lost/drawn/in_progress/aborted from the player's side,
+    ``opponent`` is ai/human, ``variant`` and ``level``; empty means any.
+    """
+    return _history_filters(Game.objects.of_player(user).with_players_and_moves(), user, **filters)
+
+
+class PlayerGamesNewestFirst:
+    """``player_games`` for a paginator, fetched one side at a time.
+
+    A page of "X is me or O is me, newest first" makes the database sort every
+    game of the player; the newest N of one side come straight off an index.
+    Slicing takes the newest ``stop`` games of each side and merges them.
+    """
+
+    def __init__(self, user, **filters):
+        self.user = user
+        self.filters = filters
+
+    def count(self) -> int:
+        return player_games_count(self.user, **self.filters)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[Game]:
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("a player's games are read a page (a slice) at a time")
+        start, stop = index.start or 0, index.stop
+        sides = [
+            _history_filters(Game.objects.filter(**{side: self.user}), self.user, **self.filters)
+            .select_related("x_player", "o_player")
+            # Start time alone: it is the index's own order; an id tie-break
+            # would make SQLite sort every game of the side first.
+            .order_by("-created_at")[:stop]
+            for side in ("x_player", "o_player")
+        ]
+        newest = sorted((game for side in sides for game in side), key=lambda g: (g.created_at, g.id), reverse=True)
+        page = newest[start:stop]
+        prefetch_related_objects(page, "moves")
+        return page
+
+
+def player_games_count(user, **filters) -> int:
+    """How many games ``player_games`` has, counted one side at a time.
+
+    "X is me or O is me" makes the database read every game of the player
+    (slow for someone with tens of thousands); each side alone is a scan of one
+    index. The sum is exact: nobody plays both sides of a game.
+    """
+    return sum(
+        _history_filters(Game.objects.filter(**{side: user}), user, **filters).order_by().count()
+        for side in ("x_player", "o_player")
+    )
+
+
+def game_detail(game_id: int) -> Game:
+    """One game with its players and moves; raises Game.DoesNotExist."""
+    return Game.objects.with_players_and_moves().get(pk=game_id)
+
+
+def games_in_progress(user=None, guest_key: str = "", limit: int = 10) -> list[Game]:
+    """The unfinished games of a signed-in user or of a guest, newest first."""
+    if user is not None and user.is_authenticated:
+        games = Game.objects.of_player(user)
+    else:
+        games = Game.objects.of_guest(guest_key)
+    return list(games.in_progress().with_players_and_moves()[:limit])
+
+
+def recent_results(user, limit: int = 5) -> list[Game]:
+    return list(Game.objects.of_player(user).filter(status=Status.FINISHED).with_players_and_moves()[:limit])
+
+
+def player_recent_games(user, limit: int = 10) -> list[Game]:
+    """A player's latest games, finished or not, newest first."""
+    return PlayerGamesNewestFirst(user)[0:limit]
+
+
+def game_review(game: Game):
+    """The engine's review of a finished game (an ``engine.Review``), or None
+    while it is not finished. Kept in the cache under the game page's key:
+    a finished game never changes."""
+    if game.status != Status.FINISHED:
+        return None
+    # "exact": reviews cached before every board was solved exactly carry old labels.
+    key = f"review:exact:{game.pk}:{game.move_count}"
+    # The cache only saves work: while Redis is down the review is worked out afresh.
+    with suppress(*outages.REDIS_DOWN):
+        review = cache.get(key)
+        if review is not None:
+            return review
+    review = engine.review(game.cells, size=game.size)
+    # A review with a position not solved in time is kept ten minutes only: a
+    # later try may solve it.
+    with suppress(*outages.REDIS_DOWN):
+        cache.set(key, review, 24 * 3600 if review.exact else 600)
+    return review
+
+
+def games_owing_ai_move():
+    """Ids of games in progress where it is the AI's turn: a server stopped
+    while the AI thought left its reply unmade. One query over the unfinished games."""
+    return (
+        Game.objects.against_ai()
+        .in_progress()
+        .annotate(parity=F("move_count") % 2)
+        .filter(Q(ai_side="X", parity=0) | Q(ai_side="O", parity=1))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )

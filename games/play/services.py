@@ -1,0 +1,363 @@
+"""Playing a game: every write to a game and its moves, one transaction each.
+
+Views, the API, the WebSocket consumer, the admin and the terminal parse their
+input, call one of these functions and show the answer. A refused action raises
+a :class:`games.errors.GameError` and changes nothing stored.
+
+A move against the AI is one action from start to finish: the person's move
+and the AI's reply are both made by :func:`game_play_move`, so no caller can
+forget the reply or make it differently. A game where the AI moves first gets
+its first move when it is created. Reading a game never writes to it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine
+from games.errors import GameError, InvalidInput, MoveRefused, NotAPlayer, require_choice
+from games.play import live
+from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
+from games.play.players import Player
+from games.play.selectors import game_detail
+from games.stats import counters
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game: Game
+    applied: bool  # False when the same move at the same ply was already stored (a double click)
+
+
+def _record_moves(game: Game, played: list[int], board: engine.Board, cells: list[int]) -> engine.Board:
+    """Store ``cells`` as the next moves of a locked ``game`` whose stored moves
+    are ``played`` (at ``board``): one insert, one update. It is finished if it
+    ended, and ``game.cells`` is what it now holds, so nothing needs reading
+    again. An illegal cell raises before anything is written."""
+    after, moves = board, []
+    for cell in cells:
+        after = after.play(cell)
+        moves.append(Move(game=game, ply=game.move_count + len(moves), cell=cell))
+    now = timezone.now()
+    Move.objects.bulk_create(moves)
+    game.move_count += len(moves)
+    game.turn_started_at = now
+    fields = ["move_count", "turn_started_at", "updated_at"]
+    if after.is_game_over():
+        game.status = Status.FINISHED
+        game.result = after.result()
+        game.termination = after.termination()
+        game.finished_at = now
+        fields += ["status", "result", "termination", "finished_at"]
+    game.save(update_fields=fields)
+    game.cells = [*played, *cells]
+    if after.is_game_over():
+        counters.record_finished_game(game)
+    # One message for the transaction (a move and the AI's reply travel together):
+    # the last cell, the game's ply and status as they now stand, and every move made.
+    live.publish_game(game, "move", cell=moves[-1].cell, moves=[{"ply": m.ply, "cell": m.cell} for m in moves])
+    if after.is_game_over() and not game.ai_side:
+        live.publish_lobby("game_ended", game=game.pk)
+    return after
+
+
+def _locked(game_id: int) -> Game:
+    """The game row, locked until the transaction ends (PostgreSQL); SQLite's
+    IMMEDIATE transactions already let one writer in at a time."""
+    return Game.objects.select_for_update(of=("self",)).select_related("x_player", "o_player").get(pk=game_id)
+
+
+def _locked_for_player(game_id: int, player: Player) -> tuple[Game, str]:
+    """Lock a game in progress that ``player`` plays in; (game, their side)."""
+    game = _locked(game_id)
+    side = game.side_of(player.user, player.guest_key)
+    if side is None:
+        raise NotAPlayer("you are not playing in this game", game=game)
+    if game.status != Status.IN_PROGRESS:
+        raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=game)
+    return game, side
+
+
+def _finish(game: Game, winner: str, termination: str) -> None:
+    """End a locked game that no line or full board ended: a resignation or a timeout."""
+    game.status = Status.FINISHED
+    game.result = Result.X_WON if winner == "X" else Result.O_WON
+    game.termination = termination
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
+    counters.record_finished_game(game)
+
+
+def _refreshed(error: GameError) -> GameError:
+    """The refusal with the game as it is now, read after the transaction ended."""
+    if error.game is not None:
+        error.game = game_detail(error.game.pk)
+    return error
+
+
+def _stored_cells(game: Game) -> list[int]:
+    return list(game.moves.order_by("ply").values_list("cell", flat=True))
+
+
+def game_create_against_ai(
+    *,
+    player: Player,
+    variant: str = Variant.THREE,
+    side: str = "X",
+    level: str = Level.PERFECT,
+    start_mode: str = StartMode.MINIMAX,
+    seed: int | None = None,
+    rematch_of: Game | None = None,
+) -> Game:
+    """Start a game against the AI; if the AI moves first, its move is made at once."""
+    if not player.is_known:
+        raise NotAPlayer("sign in or play as a guest to start a game", code="not_signed_in")
+    require_choice(variant, Variant, "variant")
+    require_choice(level, Level, "level")
+    require_choice(start_mode, StartMode, "start mode")
+    if side == "random":
+        side = random.choice("XO")
+    require_choice(side, Side, "side")
+    user = player.user if player.user is not None and player.user.is_authenticated else None
+    game = Game.objects.create(
+        variant=variant,
+        x_player=user if side == "X" else None,
+        o_player=user if side == "O" else None,
+        ai_side="O" if side == "X" else "X",
+        ai_level=level,
+        start_mode=start_mode,
+        guest_key="" if user else player.guest_key,
+        seed=random.randrange(2**31) if seed is None else seed,
+        rematch_of=rematch_of,
+        turn_started_at=timezone.now(),
+    )
+    if game.ai_side == "X":
+        game_play_ai_move(game_id=game.pk)
+    return game_detail(game.pk)
+
+
+def _check_cell(cell: object, size: int) -> int:
+    if isinstance(cell, str) and cell.strip().lstrip("-").isdigit():
+        cell = int(cell)
+    if isinstance(cell, bool) or not isinstance(cell, int):
+        raise InvalidInput(f"cell {cell!r} is not a whole number", code="invalid_cell")
+    if not 0 <= cell < size * size:
+        raise InvalidInput(
+            f"cell {cell} is off the {size}x{size} board (cells are 0 to {size * size - 1})", code="invalid_cell"
+        )
+    return cell
+
+
+#: Boards on which the AI's reply takes microseconds (3x3 is solved at import):
+#: it is stored in the same transaction as the move it answers, so a game never
+#: waits for it. On 4x4 and 5x5 the AI may search for milliseconds to a second,
+#: which no lock should be held for: it thinks once the move is stored.
+AI_REPLIES_IN_THE_SAME_TRANSACTION = {Variant.THREE}
+
+
+def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -> MoveResult:
+    """Play ``cell`` for ``player``, who believes ``ply`` moves have been made.
+
+    Exactly one move is stored per ply: a move racing another for the same ply
+    or sent with a stale ply is refused with the current game. The same move
+    sent twice (a double click) is applied once and the repeat is not an error.
+
+    Against the AI its reply is part of the move: the returned game holds it
+    (or the end of the game). On 3x3 it is stored in the same transaction; on
+    4x4 and 5x5 the AI thinks once the person's move is stored, holding no
+    lock, and its reply is stored before this returns. A repeated move also
+    makes a reply still owed (its first request stopped while the AI thought).
+    """
+    try:
+        ply = int(ply)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"ply {ply!r} is not a whole number", code="invalid_ply") from None
+    try:
+        with transaction.atomic():
+            game = _locked(game_id)
+            side = game.side_of(player.user, player.guest_key)
+            if side is None:
+                raise NotAPlayer("you are not playing in this game", game=game)
+            # Checked in the order of their HTTP statuses: not a player (403),
+            # malformed (400), then refusals by the game (409).
+            cell = _check_cell(cell, Variant(game.variant).size)
+            if game.status != Status.IN_PROGRESS:
+                raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=game)
+            applied = not _is_repeat(game, side, cell, ply)
+            if applied:
+                _store_move(game, side, cell)
+    except IntegrityError:
+        # Another request stored a move for this ply first (databases without
+        # row locks can let two transactions get this far).
+        game = game_detail(game_id)
+        raise MoveRefused("another move was played first", code="stale_ply", game=game) from None
+    except GameError as error:
+        raise _refreshed(error) from None
+    if not applied or game.awaits_ai:
+        game = game_play_ai_move(game_id=game_id)
+    return MoveResult(game, applied=applied)
+
+
+def _is_repeat(game: Game, side: str, cell: int, ply: int) -> bool:
+    """Whether ``side`` already played ``cell`` at ``ply`` (a double click);
+    refused as stale if the game is at another ply for any other reason."""
+    if ply == game.move_count:
+        return False
+    if 0 <= ply < game.move_count:
+        stored = game.moves.filter(ply=ply).first()
+        if stored and stored.cell == cell and stored.mark == side:
+            return True
+    raise MoveRefused(
+        f"the game has moved on: {game.move_count} moves have been made, not {ply}", code="stale_ply", game=game
+    )
+
+
+def _store_move(game: Game, side: str, cell: int) -> None:
+    """Store ``side``'s move on ``cell`` in a locked game at its current ply,
+    with the AI's reply on 3x3. The locked row, its players and its moves are
+    all known, so ``game`` is left as it now stands without being read again."""
+    played = _stored_cells(game)
+    board = engine.Board.from_moves(played, size=game.size)
+    if board.to_move != side:
+        raise MoveRefused(f"it is {board.to_move}'s turn, not yours", code="not_your_turn", game=game)
+    try:
+        after = board.play(cell)
+    except engine.IllegalMoveError as error:
+        raise MoveRefused(str(error), code="occupied", game=game) from None
+    cells = [cell]
+    if game.ai_side and not after.is_game_over() and game.variant in AI_REPLIES_IN_THE_SAME_TRANSACTION:
+        cells.append(_ai_choice(game, after))
+    _record_moves(game, played, board, cells)
+
+
+def game_play_ai_move(*, game_id: int) -> Game:
+    """Let the AI make the move it is owed, if it is its turn; the game as it
+    then stands. The engine thinks outside the transaction, so a slow 5x5
+    search holds no lock; the move is stored only if the game has not moved on
+    meanwhile. :func:`game_play_move` and :func:`game_create_against_ai` call
+    it; on its own it makes a reply that a stopped server left owed (the game
+    page's "Let the AI move" button, ``manage.py play_owed_moves``)."""
+    game = Game.objects.get(pk=game_id)
+    if not game.ai_side or game.status != Status.IN_PROGRESS:
+        return game_detail(game_id)
+    played = _stored_cells(game)
+    board = engine.Board.from_moves(played, size=Variant(game.variant).size)
+    if board.to_move != game.ai_side:
+        return game_detail(game_id)
+    ply = game.move_count
+    cell = _ai_choice(game, board)
+    try:
+        with transaction.atomic():
+            locked = _locked(game_id)
+            if locked.move_count == ply and locked.status == Status.IN_PROGRESS:
+                _record_moves(locked, played, board, [cell])
+    except IntegrityError:
+        pass  # a concurrent request already stored the AI's move for this ply
+    return game_detail(game_id)
+
+
+def game_play_owed_ai_move(*, game_id: int, player: Player) -> Game:
+    """A player of a game against the AI asks it for the move it owes (a
+    stopped server left it unmade); refused when the AI owes nothing."""
+    game = game_detail(game_id)
+    if game.side_of(player.user, player.guest_key) is None:
+        raise NotAPlayer("you are not playing in this game", game=game)
+    if not game.awaits_ai:
+        raise MoveRefused("the AI owes no move in this game", code="no_move_owed", game=game)
+    return game_play_ai_move(game_id=game_id)
+
+
+def _ai_choice(game: Game, board: engine.Board) -> int:
+    """The AI's move in ``game`` at ``board``: its opening by the game's start
+    mode, then its level's choice. Seeded by the game and the ply, so the same
+    position in the same game always gets the same answer."""
+    seed = game.seed + board.ply
+    if board.ply == 0:
+        return engine.opening_move(board, game.start_mode or StartMode.MINIMAX, game.ai_level, seed=seed)
+    return engine.best_move(board, game.ai_level, seed=seed)
+
+
+def game_resign(*, game_id: int, player: Player) -> Game:
+    """The player gives up; the other side wins."""
+    try:
+        with transaction.atomic():
+            game, side = _locked_for_player(game_id, player)
+            _finish(game, "O" if side == "X" else "X", Termination.RESIGNED)
+            live.publish_game(game, "resigned", side=side)
+    except GameError as error:
+        raise _refreshed(error) from None
+    return game_detail(game_id)
+
+
+def game_abort(*, game_id: int) -> bool:
+    """Abort an unfinished game (staff clean-up); False if it had already ended."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Status.IN_PROGRESS:
+            return False
+        game.status = Status.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+        live.publish_game(game, "aborted")
+    return True
+
+
+def game_rematch(*, game_id: int, player: Player) -> Game:
+    """A new game against the AI with the same settings and the sides swapped."""
+    game = Game.objects.get(pk=game_id)
+    side = game.side_of(player.user, player.guest_key)
+    if side is None:
+        raise NotAPlayer("only a player can ask for a rematch", game=game_detail(game_id))
+    if not game.ai_side:
+        raise MoveRefused("a rematch between people is offered to the opponent first", code="offer_rematch")
+    return game_create_against_ai(
+        player=player,
+        variant=game.variant,
+        side="O" if side == "X" else "X",
+        level=game.ai_level,
+        start_mode=game.start_mode or StartMode.MINIMAX,
+        rematch_of=game,
+    )
+
+
+def game_claim_timeout(*, game_id: int, player: Player) -> Game:
+    """The waiting player claims the win once the player to move has run out of time."""
+    try:
+        with transaction.atomic():
+            game, side = _locked_for_player(game_id, player)
+            to_move = "X" if game.move_count % 2 == 0 else "O"
+            if to_move == side:
+                raise MoveRefused("it is your own turn: there is nothing to claim", code="not_claimable", game=game)
+            if not game.is_out_of_time():
+                raise MoveRefused("your opponent still has time to move", code="not_claimable", game=game)
+            _finish(game, side, Termination.TIMEOUT)
+            live.publish_game(game, "timeout", side=side)
+    except GameError as error:
+        raise _refreshed(error) from None
+    return game_detail(game_id)
+
+
+def game_abort_by_player(*, game_id: int, player: Player) -> Game:
+    """A player calls a game off before its second move: no result, nobody's record changes."""
+    try:
+        with transaction.atomic():
+            game, _ = _locked_for_player(game_id, player)
+            if game.move_count >= 2:
+                raise MoveRefused(
+                    "a game can only be aborted before its second move; resign instead",
+                    code="too_late_to_abort",
+                    game=game,
+                )
+            game.status = Status.ABORTED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at", "updated_at"])
+            live.publish_game(game, "aborted")
+            if not game.ai_side:
+                live.publish_lobby("game_ended", game=game.pk)
+    except GameError as error:
+        raise _refreshed(error) from None
+    return game_detail(game_id)

@@ -1,0 +1,279 @@
+"""Playing: the new-game form against the AI, the game page and its actions,
+for games against the AI and between people alike.
+
+Every action is a plain form POST that redirects back to the game page, so the
+site works without JavaScript. With JavaScript, game.js sends the same POSTs
+and GETs with an ``X-Partial`` header and swaps in the game panel it gets back
+(the same template), so a move and the AI's answer appear without a reload.
+In a game between people it also listens on ws/games/<pk>/ and fetches the
+panel again whenever the game has moved on.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import engine
+from games.errors import GameError
+from games.lobby import selectors as lobby_selectors
+from games.lobby.models import ChallengeStatus
+from games.play import selectors, services
+from games.play.forms import NewGameForm
+from games.play.models import Game
+from games.play.players import current_player
+from games.serving.http import status_of
+
+NUMPAD_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3")  # key for cells 0..8 on 3x3
+
+
+def _is_partial(request) -> bool:
+    return request.headers.get("X-Partial") == "1"
+
+
+def _game_or_404(pk: int) -> Game:
+    try:
+        return selectors.game_detail(pk)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+
+
+def home(request):
+    """The front page: an invitation to play, and your games in progress."""
+    player = current_player(request)
+    in_progress = selectors.games_in_progress(player.user, player.guest_key)
+    recent = selectors.recent_results(request.user) if request.user.is_authenticated else []
+    return render(
+        request,
+        "games/home.html",
+        {"in_progress": in_progress, "recent": recent, "form": NewGameForm()},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request):
+    """Choose variant, side, level and opening; then play."""
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        player = current_player(request, create_guest=True)
+        try:
+            game = services.game_create_against_ai(player=player, **form.cleaned_data)
+        except GameError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(game)
+    return render(request, "games/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _cell_label(index: int, size: int, mark: str, evaluation: engine.Evaluation | None) -> str:
+    row, col = divmod(index, size)
+    text = f"Row {row + 1}, column {col + 1}, {mark if mark != '.' else 'empty'}"
+    if evaluation is not None:
+        text += f": {evaluation}"
+    return text
+
+
+def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, error: str = "") -> dict:
+    """Everything the game panel shows, for the full page and the partial alike."""
+    player = current_player(request)
+    side = game.side_of(player.user, player.guest_key)
+    try:
+        shown_ply = game.move_count if ply in (None, "") else max(0, min(int(ply), game.move_count))
+    except ValueError:
+        shown_ply = game.move_count
+    replaying = shown_ply != game.move_count
+    board = game.board_at(shown_ply)
+    your_turn = bool(side) and game.is_in_progress and not replaying and board.to_move == side
+    analysis = None
+    if (hint or thinking) and not board.is_game_over() and not replaying:
+        analysis = engine.analyse(board)
+    recommended = None
+    if hint and analysis and analysis.exact:
+        # The analysis is remembered by the engine: this costs no second search.
+        # An analysis with cells not solved in time recommends nothing rather than guess.
+        recommended = engine.best_move(board, "perfect", seed=game.seed + shown_ply)
+    winning = set(board.winning_line or ())
+    last = game.cells[shown_ply - 1] if shown_ply else None
+    size = game.size
+    cells = []
+    for index, mark in enumerate(str(board)):
+        evaluation = analysis.get(index) if (analysis and thinking) else None
+        cells.append(
+            {
+                "index": index,
+                "mark": "" if mark == "." else mark,
+                "playable": your_turn and mark == ".",
+                "win": index in winning,
+                "last": index == last,
+                "recommended": index == recommended,
+                "evaluation": evaluation,
+                "label": _cell_label(index, size, mark, evaluation),
+                "key": NUMPAD_KEYS[index] if size == 3 else "",
+            }
+        )
+    review = selectors.game_review(game)
+    labels = {m.ply: m for m in review.moves} if review else {}
+    moves = [
+        {
+            "ply": i,
+            "number": i + 1,
+            "mark": "X" if i % 2 == 0 else "O",
+            "cell": cell,
+            "row": cell // size + 1,
+            "col": cell % size + 1,
+            "review": labels.get(i),
+            "decisive": review is not None and review.decisive_ply == i,
+        }
+        for i, cell in enumerate(game.cells)
+    ]
+    return {
+        **_between_people(request, game, side),
+        "game": game,
+        "board": board,
+        "cells": cells,
+        "side": side,
+        "your_turn": your_turn,
+        "ai_move_owed": bool(side) and not replaying and game.awaits_ai,
+        "outcome": game.outcome_for(side),
+        "shown_ply": shown_ply,
+        "replaying": replaying,
+        "plies": range(game.move_count + 1),
+        "moves": moves,
+        "review": review,
+        "analysis": analysis,
+        "thinking": thinking,
+        "hint": hint,
+        "recommended": recommended,
+        "error": error,
+        "x_name": game.player_name("X"),
+        "o_name": game.player_name("O"),
+    }
+
+
+def _between_people(request, game: Game, side: str | None) -> dict:
+    """What the panel adds for a game between people: whose turn by name, the
+    clock, the buttons to claim a win on time or abort, rematch offers, and
+    ``follows_live``: whether the page follows the game over its WebSocket
+    (signed-in viewers only; others reload)."""
+    if game.ai_side:
+        return {"between_people": False, "follows_live": False}
+    to_move = game.board.to_move
+    in_progress = game.is_in_progress
+    out_of_time = game.is_out_of_time()
+    offer = None if in_progress else lobby_selectors.rematch_offer(game)
+    offer_open = offer is not None and offer.status == ChallengeStatus.OPEN
+    return {
+        "between_people": True,
+        "follows_live": request.user.is_authenticated,
+        "to_move": to_move,
+        "to_move_name": game.player_name(to_move),
+        "deadline": game.turn_deadline,
+        "out_of_time": out_of_time,
+        "can_claim": bool(side) and in_progress and to_move != side and out_of_time,
+        "can_abort": bool(side) and in_progress and game.move_count < 2,
+        "rematch": offer,
+        "rematch_by_you": bool(side) and offer_open and offer.challenger_id == request.user.pk,
+        "rematch_for_you": bool(side) and offer_open and offer.challenger_id != request.user.pk,
+        "opponent_deleted": bool(side) and game.player_kind("O" if side == "X" else "X") == "deleted",
+    }
+
+
+def _render_game(request, game: Game, *, status: int = 200, error: str = "", **options):
+    context = game_context(request, game, error=error, **options)
+    template = "games/_game.html" if _is_partial(request) else "games/game.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def game_page(request, pk: int):
+    """A game: play it if it is yours and your turn, replay it with ?ply=N,
+    ask for a hint with ?hint=1, see the AI's evaluation with ?thinking=1.
+    Reading changes nothing: a move the AI still owes is shown as owed."""
+    return _render_game(
+        request,
+        _game_or_404(pk),
+        ply=request.GET.get("ply"),
+        hint=request.GET.get("hint") == "1",
+        thinking=request.GET.get("thinking") == "1",
+    )
+
+
+@require_POST
+def play_move(request, pk: int):
+    """Play a cell (form fields ``cell`` and ``ply``); against the AI its reply comes with it."""
+    thinking = request.POST.get("thinking") == "1"
+    try:
+        result = services.game_play_move(
+            game_id=pk, player=current_player(request), cell=request.POST.get("cell"), ply=request.POST.get("ply")
+        )
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    except GameError as error:
+        game = error.game or _game_or_404(pk)
+        if _is_partial(request):
+            return _render_game(request, game, status=status_of(error), error=error.message, thinking=thinking)
+        messages.error(request, f"Move refused: {error.message}.")
+        return redirect(_game_url(game, thinking))
+    if _is_partial(request):
+        return _render_game(request, result.game, thinking=thinking)
+    return redirect(_game_url(result.game, thinking))
+
+
+def _game_url(game: Game, thinking: bool = False) -> str:
+    url = reverse("games:game", args=[game.pk])
+    return f"{url}?thinking=1" if thinking else url
+
+
+def _game_action(request, pk: int, action, refused: str):
+    """Call a service ``action`` on game ``pk`` for the person asking; its result,
+    or None with the refusal as a message."""
+    try:
+        return action(game_id=pk, player=current_player(request))
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    except GameError as error:
+        messages.error(request, f"{refused}: {error.message}.")
+        return None
+
+
+@require_POST
+def ai_move(request, pk: int):
+    """Let the AI make a move it still owes (a stopped server left it unmade)."""
+    _game_action(request, pk, services.game_play_owed_ai_move, "The AI did not move")
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def resign(request, pk: int):
+    if _game_action(request, pk, services.game_resign, "Could not resign"):
+        messages.info(request, "You resigned.")
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def rematch(request, pk: int):
+    """A new game against the AI with the same settings and the sides swapped."""
+    game = _game_action(request, pk, services.game_rematch, "No rematch")
+    return redirect(game or reverse("games:game", args=[pk]))
+
+
+# -- games between people -----------------------------------------------------------
+
+
+@require_POST
+def claim_timeout(request, pk: int):
+    """The waiting player takes the win: the opponent's time to move is up."""
+    if _game_action(request, pk, services.game_claim_timeout, "No win on time"):
+        messages.success(request, "You won on time.")
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def abort(request, pk: int):
+    """Call a game between people off before its second move; nobody's record changes."""
+    if _game_action(request, pk, services.game_abort_by_player, "Could not abort"):
+        messages.info(request, "The game was aborted.")
+    return redirect("games:game", pk=pk)

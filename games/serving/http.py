@@ -1,0 +1,23 @@
+"""What a refusal is in HTTP: one table for the pages and the API alike.
+
+The services raise :class:`games.errors.GameError` and know nothing of HTTP;
+a view that answers a refusal with a status, and the API's exception handler,
+ask here.
+"""
+
+from __future__ import annotations
+
+from games.errors import GameError, InvalidInput, NotAPlayer, SignInLocked
+
+#: The most specific class wins: the table is read in order.
+STATUSES: list[tuple[type[GameError], int]] = [
+    (InvalidInput, 400),  # malformed input
+    (NotAPlayer, 403),  # not yours to act on
+    (SignInLocked, 429),  # too many failed sign-ins: wait
+    (GameError, 409),  # well formed, but the game (or challenge, or account) refuses it now
+]
+
+
+def status_of(error: GameError) -> int:
+    """The HTTP status of a refusal: 400, 403, 409 or 429."""
+    return next(status for cls, status in STATUSES if isinstance(error, cls))

@@ -1,0 +1,366 @@
+"""The statistics' writes: counters and ratings kept as games end, and the recount.
+
+``record_finished_game`` runs inside the transaction that finishes a game
+(games.services calls it), so a counter can never disagree with the game that
+moved it: both are stored or neither. ``recount`` rebuilds every counter
+and rating from the games themselves; the tests compare the two.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import models, transaction
+from django.db.models import Count, F, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from games.play.models import Game, Move, Result, Status
+from games.stats.models import (
+    INITIAL_RATING,
+    PROVISIONAL_GAMES,
+    DailyStats,
+    FirstMoveStats,
+    HeadToHead,
+    PlayerRecord,
+    PlayerStats,
+    RatingChange,
+)
+
+K_PROVISIONAL = 40  # a new player's rating moves fast until it has found its level
+K_ESTABLISHED = 20
+
+
+def opponent_kind(game: Game) -> str:
+    """ "human", or the AI's level."""
+    return game.ai_level if game.ai_side else "human"
+
+
+def expected_score(rating: int, other: int) -> float:
+    """Elo's expected score of a player rated ``rating`` against ``other``."""
+    return 1 / (1 + 10 ** ((other - rating) / 400))
+
+
+def rating_after(rating: int, other: int, score: float, games_before: int) -> int:
+    """The new rating after scoring ``score`` (1, 0.5 or 0) against ``other``."""
+    k = K_PROVISIONAL if games_before < PROVISIONAL_GAMES else K_ESTABLISHED
+    return round(rating + k * (score - expected_score(rating, other)))
+
+
+def _score(result: str, side: str) -> float:
+    """What a finished game's ``result`` scores for ``side``: 1, 0.5 or 0."""
+    if result == Result.DRAW:
+        return 0.5
+    return 1.0 if result == ("x_won" if side == "X" else "o_won") else 0.0
+
+
+#: Where a score goes in a (wins, draws, losses) list.
+_SLOT = {1.0: 0, 0.5: 1, 0.0: 2}
+
+
+def _count_game(player, score: float, finished_at) -> None:
+    """One more finished game for a player's PlayerStats (or its recount twin)."""
+    player.games += 1
+    player.current_streak = _streak(player.current_streak, score)
+    player.best_streak = max(player.best_streak, player.current_streak)
+    player.last_finished_at = finished_at
+
+
+def _count_rated(player, after: int, score: float) -> None:
+    """One more rated game for a player's PlayerStats (or its recount twin)."""
+    player.rating = after
+    player.rated_games += 1
+    if score == 1.0:
+        player.rated_wins += 1
+    elif score == 0.0:
+        player.rated_losses += 1
+    else:
+        player.rated_draws += 1
+
+
+def _day(moment):
+    return timezone.localdate(moment) if timezone.is_aware(moment) else moment.date()
+
+
+def _bump(model, keys: dict, **increments) -> None:
+    """Add ``increments`` to the counter row at ``keys``: one UPDATE when the row
+    exists (nearly always), the row made first when it does not."""
+    changes = {name: F(name) + value for name, value in increments.items()}
+    if not model.objects.filter(**keys).update(**changes):
+        row, _ = model.objects.get_or_create(**keys)
+        model.objects.filter(pk=row.pk).update(**changes)
+
+
+def _streak(current: int, score: float) -> int:
+    if score == 1.0:
+        return current + 1 if current > 0 else 1
+    if score == 0.0:
+        return current - 1 if current < 0 else -1
+    return 0
+
+
+def record_finished_game(game: Game) -> None:
+    """Count a game that has just finished, in the transaction that finished it.
+
+    Once only: the game is marked counted in the same transaction, and a second
+    call finds the mark and changes nothing.
+    """
+    if game.status != Status.FINISHED:
+        return
+    if not Game.objects.filter(pk=game.pk, stats_counted=False).update(stats_counted=True):
+        return
+    kind = opponent_kind(game)
+    sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
+    locked = _locked_player_stats([user_id for _, user_id in sides])
+    columns = ("wins", "draws", "losses")
+    for side, user_id in sides:
+        score = _score(game.result, side)
+        column = columns[_SLOT[score]]
+        _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
+        _count_game(locked[user_id], score, game.finished_at)
+    if kind == "human" and len(sides) == 2:
+        _rate(game, locked[game.x_player_id], locked[game.o_player_id])
+        for side, user_id, other_id in (
+            ("X", game.x_player_id, game.o_player_id),
+            ("O", game.o_player_id, game.x_player_id),
+        ):
+            column = columns[_SLOT[_score(game.result, side)]]
+            _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
+    for stats in locked.values():
+        stats.save()
+    # Last, the counters every game ending that day shares: their rows stay
+    # locked until the transaction commits, so they are held for as short a
+    # time as can be. (game.cells is known already when the game has just been
+    # played to its end.)
+    _bump(
+        DailyStats,
+        {
+            "day": _day(game.finished_at),
+            "variant": game.variant,
+            "opponent": kind,
+            "ai_side": game.ai_side,
+            "result": game.result,
+            "termination": game.termination,
+        },
+        games=1,
+        moves=game.move_count,
+    )
+    if game.cells:
+        _bump(FirstMoveStats, {"variant": game.variant, "cell": game.cells[0], "result": game.result}, games=1)
+
+
+def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
+    """The players' PlayerStats rows, locked, made first for a player's first
+    game. Locked in one order, so two games ending at once cannot deadlock."""
+
+    def lock():
+        rows = PlayerStats.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+        return {row.user_id: row for row in rows}
+
+    locked = lock()
+    if len(locked) < len(user_ids):
+        PlayerStats.objects.bulk_create(
+            [PlayerStats(user_id=user_id) for user_id in user_ids if user_id not in locked], ignore_conflicts=True
+        )
+        locked = lock()
+    return locked
+
+
+def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:
+    """Update both ratings for one game between people, once (RatingChange is unique)."""
+    if RatingChange.objects.filter(game=game).exists():
+        return
+    x_score = _score(game.result, "X")
+    x_after = rating_after(x.rating, o.rating, x_score, x.rated_games)
+    o_after = rating_after(o.rating, x.rating, 1 - x_score, o.rated_games)
+    RatingChange.objects.bulk_create(
+        [
+            RatingChange(game=game, user_id=x.user_id, before=x.rating, after=x_after, created_at=game.finished_at),
+            RatingChange(game=game, user_id=o.user_id, before=o.rating, after=o_after, created_at=game.finished_at),
+        ]
+    )
+    _count_rated(x, x_after, x_score)
+    _count_rated(o, o_after, 1 - x_score)
+
+
+# --------------------------------------------------------------------------
+# The recount.
+
+
+@dataclass
+class _Player:
+    rating: int = INITIAL_RATING
+    rated_games: int = 0
+    rated_wins: int = 0
+    rated_losses: int = 0
+    rated_draws: int = 0
+    games: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    last_finished_at: object = None
+    records: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # wins, draws, losses
+
+
+def recount(batch_size: int = 5000) -> None:
+    """Rebuild every counter and rating from the finished games, in the order they ended."""
+    with transaction.atomic():
+        # A rated game whose opponent has deleted their account cannot be rated
+        # again (their rating went with them): what it did to the player left
+        # is kept as it was.
+        kept_changes = {
+            game_id: after - before
+            for game_id, before, after in RatingChange.objects.filter(game__ai_side="")
+            .filter(models.Q(game__x_player__isnull=True) | models.Q(game__o_player__isnull=True))
+            .values_list("game_id", "before", "after")
+        }
+        for model in (DailyStats, FirstMoveStats, PlayerRecord, RatingChange, PlayerStats, HeadToHead):
+            model.objects.all().delete()
+        finished = Game.objects.filter(status=Status.FINISHED)
+        finished.filter(stats_counted=False).update(stats_counted=True)
+        Game.objects.exclude(status=Status.FINISHED).filter(stats_counted=True).update(stats_counted=False)
+        daily = (
+            finished.annotate(day=TruncDate("finished_at"))
+            .values("day", "variant", "ai_level", "ai_side", "result", "termination")
+            .annotate(games=Count("id"), moves=Sum("move_count"))
+            .order_by()
+        )
+        DailyStats.objects.bulk_create(
+            [
+                DailyStats(
+                    day=row["day"],
+                    variant=row["variant"],
+                    opponent=row["ai_level"] or "human",
+                    ai_side=row["ai_side"],
+                    result=row["result"],
+                    termination=row["termination"],
+                    games=row["games"],
+                    moves=row["moves"] or 0,
+                )
+                for row in daily
+            ],
+            batch_size=batch_size,
+        )
+        first_moves = (
+            Move.objects.filter(ply=0, game__status=Status.FINISHED)
+            .values("game__variant", "cell", "game__result")
+            .annotate(games=Count("id"))
+            .order_by()
+        )
+        FirstMoveStats.objects.bulk_create(
+            [
+                FirstMoveStats(variant=r["game__variant"], cell=r["cell"], result=r["game__result"], games=r["games"])
+                for r in first_moves
+            ],
+            batch_size=batch_size,
+        )
+        players: dict[int, _Player] = defaultdict(_Player)
+        changes: list[RatingChange] = []
+        pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])  # wins, draws, losses
+        games = finished.order_by("finished_at", "id").values_list(
+            "id", "variant", "ai_side", "ai_level", "x_player_id", "o_player_id", "result", "finished_at"
+        )
+        for game_id, variant, ai_side, ai_level, x_id, o_id, result, finished_at in games.iterator(
+            chunk_size=batch_size
+        ):
+            kind = ai_level if ai_side else "human"
+            scores = {"X": _score(result, "X"), "O": _score(result, "O")}
+            for side, user_id in (("X", x_id), ("O", o_id)):
+                if not user_id:
+                    continue
+                player = players[user_id]
+                player.records[(variant, kind)][_SLOT[scores[side]]] += 1
+                _count_game(player, scores[side], finished_at)
+            if kind == "human" and x_id and o_id:
+                pairs[(x_id, o_id)][_SLOT[scores["X"]]] += 1
+                pairs[(o_id, x_id)][_SLOT[scores["O"]]] += 1
+                x, o = players[x_id], players[o_id]
+                x_after = rating_after(x.rating, o.rating, scores["X"], x.rated_games)
+                o_after = rating_after(o.rating, x.rating, scores["O"], o.rated_games)
+                changes.append(
+                    RatingChange(game_id=game_id, user_id=x_id, before=x.rating, after=x_after, created_at=finished_at)
+                )
+                changes.append(
+                    RatingChange(game_id=game_id, user_id=o_id, before=o.rating, after=o_after, created_at=finished_at)
+                )
+                _count_rated(x, x_after, scores["X"])
+                _count_rated(o, o_after, scores["O"])
+            elif game_id in kept_changes:
+                side, user_id = ("X", x_id) if x_id else ("O", o_id)
+                player = players[user_id]
+                after = player.rating + kept_changes[game_id]
+                changes.append(
+                    RatingChange(
+                        game_id=game_id, user_id=user_id, before=player.rating, after=after, created_at=finished_at
+                    )
+                )
+                _count_rated(player, after, scores[side])
+        RatingChange.objects.bulk_create(changes, batch_size=batch_size)
+        HeadToHead.objects.bulk_create(
+            [
+                HeadToHead(
+                    user_id=user_id,
+                    opponent_id=other_id,
+                    games=wins + draws + losses,
+                    wins=wins,
+                    draws=draws,
+                    losses=losses,
+                )
+                for (user_id, other_id), (wins, draws, losses) in pairs.items()
+            ],
+            batch_size=batch_size,
+        )
+        PlayerStats.objects.bulk_create(
+            [
+                PlayerStats(
+                    user_id=user_id,
+                    rating=p.rating,
+                    rated_games=p.rated_games,
+                    rated_wins=p.rated_wins,
+                    rated_losses=p.rated_losses,
+                    rated_draws=p.rated_draws,
+                    games=p.games,
+                    current_streak=p.current_streak,
+                    best_streak=p.best_streak,
+                    last_finished_at=p.last_finished_at,
+                )
+                for user_id, p in players.items()
+            ],
+            batch_size=batch_size,
+        )
+        PlayerRecord.objects.bulk_create(
+            [
+                PlayerRecord(user_id=user_id, variant=variant, opponent=kind, wins=wins, draws=draws, losses=losses)
+                for user_id, p in players.items()
+                for (variant, kind), (wins, draws, losses) in p.records.items()
+            ],
+            batch_size=batch_size,
+        )
+
+
+def recount_player(user_id: int) -> None:
+    """Rebuild one player's records, game count and streaks from their finished
+    games, in order: for when games change hands (a guest's games adopted by
+    their account). Ratings come from games between people, which never do."""
+    games = (
+        Game.objects.filter(status=Status.FINISHED)
+        .filter(models.Q(x_player_id=user_id) | models.Q(o_player_id=user_id))
+        .order_by("finished_at", "id")
+        .values_list("variant", "ai_side", "ai_level", "x_player_id", "result", "finished_at")
+    )
+    player = _Player()
+    for variant, ai_side, ai_level, x_id, result, finished_at in games.iterator():
+        score = _score(result, "X" if x_id == user_id else "O")
+        player.records[(variant, ai_level if ai_side else "human")][_SLOT[score]] += 1
+        _count_game(player, score, finished_at)
+    PlayerRecord.objects.filter(user_id=user_id).delete()
+    PlayerRecord.objects.bulk_create(
+        PlayerRecord(user_id=user_id, variant=variant, opponent=kind, wins=wins, draws=draws, losses=losses)
+        for (variant, kind), (wins, draws, losses) in player.records.items()
+    )
+    stats, _ = PlayerStats.objects.select_for_update().get_or_create(user_id=user_id)
+    stats.games = player.games
+    stats.current_streak = player.current_streak
+    stats.best_streak = player.best_streak
+    stats.last_finished_at = player.last_finished_at
+    stats.save()
