@@ -131,9 +131,10 @@ def _build_side(args: tuple[str, int, int]) -> tuple[dict[int, int], set[int]]:
     """The book entries of the AI's games as ``side``, up to ``max_ply`` marks,
     and the keys of the positions its moves lead to."""
     from games import engine
+    from games.rules import GEOMETRY
 
     side, max_ply, table_limit = args
-    geo = engine._GEOMETRY[5]
+    geo = GEOMETRY[5]
     solver = engine._ExactSolver(geo, table_limit=table_limit)
     entries: dict[int, int] = {}
     line: set[int] = set()
@@ -210,8 +211,9 @@ def verify(book: Book, sample: int, seed: int = 0) -> list[str]:
     """Solve ``sample`` of the book's positions afresh, without the book, and
     return a line for each one whose score differs (none, for a good book)."""
     from games import engine
+    from games.rules import GEOMETRY
 
-    geo = engine._GEOMETRY[5]
+    geo = GEOMETRY[5]
     rng = random.Random(seed)
     keys = rng.sample(sorted(book.scores), min(sample, len(book.scores)))
     wrong = []

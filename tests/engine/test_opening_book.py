@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games import engine, opening_book
+from games import engine, opening_book, rules
 from games.engine import Board, analyse, best_move
 
 
@@ -34,7 +34,7 @@ def test_the_shipped_book_proves_5x5_a_draw_and_follows_the_ai_line():
 
 def test_the_shipped_book_agrees_with_the_search_on_a_sample_of_its_deepest_entries():
     book = opening_book.load()
-    geo = engine._GEOMETRY[5]
+    geo = rules.GEOMETRY[5]
     deepest = max(key.bit_count() for key in book.scores)
     keys = sorted(key for key in book.scores if key.bit_count() >= deepest - 1)
     for key in random.Random(14).sample(keys, 4):
