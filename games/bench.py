@@ -265,11 +265,11 @@ print(json.dumps({{
 
 def bench_5x5(games: int) -> bool:
     """Print the 5x5 figures; False when the perfect AI lost a game or a cell went unsolved."""
-    from games import opening_book
+    from games.search import book
 
     print("## 5x5, four in a row")
     r = _cold(_COLD_5X5.format(games=games))
-    size = opening_book.BOOK_PATH.stat().st_size if opening_book.BOOK_PATH.exists() else 0
+    size = book.BOOK_PATH.stat().st_size if book.BOOK_PATH.exists() else 0
     print(f"  opening book:                         {r['book']:9d} positions, {size / 1024:.0f} KiB on disk")
     print(
         f"  perfect move, empty board, cold:      {r['first'] * 1e3:9.1f} ms   (target < 3000 ms, book load included)"

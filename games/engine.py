@@ -15,7 +15,7 @@ bother to block because every move loses anyway.
 
 Every board is solved exactly: 3x3 by a table made at import, 4x4 and 5x5 by
 alpha-beta with a transposition table, and on 5x5 an opening book of solved
-positions near the start (``games.opening_book``, built by ``scripts/build_book``).
+positions near the start (``games.search.book``, built by ``scripts/build_book``).
 """
 
 from __future__ import annotations
@@ -564,7 +564,7 @@ def _solver(size: int) -> _ExactSolver:
             return solver
         geo = GEOMETRY[size]
         if size == 5:
-            from games import opening_book
+            from games.search import book as opening_book
 
             book = opening_book.load_or_none()
             if book:

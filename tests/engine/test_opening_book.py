@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from games import engine, opening_book, rules
+from games import engine, rules
+from games.search import book as opening_book
 from games.engine import Board, analyse, best_move
 
 
@@ -86,7 +87,7 @@ def test_without_its_book_the_engine_says_so_and_still_plays_and_analyses_exactl
 ):
     monkeypatch.setattr(opening_book, "BOOK_PATH", _damaged(tmp_path, "flipped byte"))
     board = Board.from_string("XOX.OOXO.XX....O.X......O")
-    with caplog.at_level(logging.WARNING, logger="games.opening_book"):
+    with caplog.at_level(logging.WARNING, logger="games.search.book"):
         analysis = analyse(board)
     assert "checksum does not match" in caplog.text and "solved by search alone" in caplog.text
     assert not engine._solver(5).book

@@ -40,7 +40,7 @@ logger = logging.getLogger(__name__)
 MAGIC = b"TTTBOOK\x02"
 _HEADER = struct.Struct("<8sBBBBI32s")
 #: Where the book ships; tests and the build script may point elsewhere.
-BOOK_PATH = Path(__file__).resolve().parent / "data" / "opening-book-5x5.bin"
+BOOK_PATH = Path(__file__).resolve().parent.parent / "data" / "opening-book-5x5.bin"
 
 
 class BookError(Exception):
