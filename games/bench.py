@@ -198,6 +198,7 @@ import json, random, resource, sys, time
 t0 = time.perf_counter()
 from games import engine
 from games.engine import Board, analyse, best_move
+from games.search.solver import solver_for
 engine.best_move(Board.empty(5))
 first = time.perf_counter() - t0
 rng = random.Random(5)
@@ -257,7 +258,7 @@ print(json.dumps({{
     "analyses": len(analysis_times), "analysis_p50": at(analysis_times, 0.5),
     "analysis_p95": at(analysis_times, 0.95), "analysis_max": analysis_times[-1],
     "unsolved": unsolved, "results": results,
-    "book": len(engine._solver(5).book),
+    "book": len(solver_for(5).book),
     "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }}))
 """

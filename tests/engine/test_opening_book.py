@@ -2,25 +2,21 @@
 
 import logging
 import random
+from collections import OrderedDict
 
 import pytest
 
 from games import engine, rules
-from games.search import book as opening_book
 from games.engine import Board, analyse, best_move
+from games.search import book as opening_book
+from games.search import solver
 
 
 @pytest.fixture
-def fresh_solvers():
+def fresh_solvers(monkeypatch):
     """The engine's solvers and remembered analyses made anew for the test, and put back after."""
-    solvers, analyses = dict(engine._SOLVERS), dict(engine._ANALYSES)
-    engine._SOLVERS.clear()
-    engine._ANALYSES.clear()
-    yield
-    engine._SOLVERS.clear()
-    engine._SOLVERS.update(solvers)
-    engine._ANALYSES.clear()
-    engine._ANALYSES.update(analyses)
+    monkeypatch.setattr(solver, "_SOLVERS", {})
+    monkeypatch.setattr(engine, "_ANALYSES", OrderedDict())
 
 
 def test_the_shipped_book_proves_5x5_a_draw_and_follows_the_ai_line():
@@ -41,7 +37,7 @@ def test_the_shipped_book_agrees_with_the_search_on_a_sample_of_its_deepest_entr
     for key in random.Random(14).sample(keys, 4):
         me, opp = key & geo.full, key >> geo.cells
         assert not any(opp & line == line for line in geo.lines), "the book holds only unfinished games"
-        assert engine._ExactSolver(geo).exact(me, opp) == book.scores[key], key
+        assert solver.ExactSolver(geo).exact(me, opp) == book.scores[key], key
 
 
 def test_a_book_round_trips_through_its_file(tmp_path):
@@ -90,10 +86,10 @@ def test_without_its_book_the_engine_says_so_and_still_plays_and_analyses_exactl
     with caplog.at_level(logging.WARNING, logger="games.search.book"):
         analysis = analyse(board)
     assert "checksum does not match" in caplog.text and "solved by search alone" in caplog.text
-    assert not engine._solver(5).book
+    assert not solver.solver_for(5).book
     assert analysis.exact
     me, opp = board._mover_masks()
-    fresh = engine._ExactSolver(board._geo)
+    fresh = solver.ExactSolver(board._geo)
     assert {cell: e.score for cell, e in analysis.items()} == {
         cell: fresh.score_move(me, opp, cell) for cell in board.legal_moves
     }
