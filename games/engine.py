@@ -25,7 +25,6 @@ from typing import Sequence
 from games.rules import (
     VARIANTS,
     Board,
-    Geometry,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -33,15 +32,15 @@ from games.rules import (
 )
 from games.search.solver import (
     BEST_3,
-    INF,
     PROVEN,
-    TREE_3,
     WIN,
     ExactSolver,
     Timeout,
     child_score_3,
     solver_for,
 )
+from games.search.counts import TEXTBOOK_COUNT_LIMIT as TEXTBOOK_COUNT_LIMIT
+from games.search.counts import minimax_nodes, textbook_nodes
 
 __all__ = [
     "Board",
@@ -168,120 +167,6 @@ def _evaluation(score: int, ply_after: int, cells: int) -> Evaluation:
 
 
 # --------------------------------------------------------------------------
-# What simpler searches would visit: the figures beside the engine's own.
-
-#: A textbook alpha-beta is counted up to this many nodes, then "more than".
-TEXTBOOK_COUNT_LIMIT = 50_000
-_TREE_COUNT_LIMIT = 10  # count game trees exactly up to this many free cells
-
-
-class _CountLimit(Exception):
-    pass
-
-
-def _textbook_nodes(geo: Geometry, me: int, opp: int, limit: int = TEXTBOOK_COUNT_LIMIT) -> tuple[int, bool]:
-    """Nodes a textbook alpha-beta visits to score every legal cell: no memory,
-    cells in index order, a full window for each cell, depth-aware scores.
-
-    Returns (count, exact); past ``limit`` it stops and the count is a lower bound.
-    """
-    full, through, cells = geo.full, geo.lines_through, geo.cells
-    count = 0
-
-    def visit(me: int, opp: int, alpha: int, beta: int) -> int:
-        nonlocal count
-        occupied = me | opp
-        ply = occupied.bit_count()
-        best = -INF
-        for cell in range(cells):
-            bit = 1 << cell
-            if occupied & bit:
-                continue
-            count += 1
-            if count > limit:
-                raise _CountLimit
-            mine = me | bit
-            if any(mine & line == line for line in through[cell]):
-                score = WIN - ply - 1
-            elif mine | opp == full:
-                score = 0
-            else:
-                score = -visit(opp, mine, -beta, -alpha)
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
-
-    count = 1  # the position itself
-    occupied = me | opp
-    try:
-        for cell in range(cells):
-            bit = 1 << cell
-            if occupied & bit:
-                continue
-            count += 1
-            mine = me | bit
-            if not any(mine & line == line for line in through[cell]) and mine | opp != full:
-                visit(opp, mine, -INF, INF)
-    except _CountLimit:
-        return limit, False
-    return count, True
-
-
-def _full_width_nodes(empties: int, depth: int) -> int:
-    """Nodes of a full-width tree ``depth`` plies deep over ``empties`` free cells."""
-    total, layer = 1, 1
-    for i in range(min(depth, empties)):
-        layer *= empties - i
-        total += layer
-    return total
-
-
-def _game_tree_size(geo: Geometry, me: int, opp: int, memo: dict[int, int]) -> int:
-    """Nodes a plain minimax visits from this position (the position included)."""
-    key = me | opp << geo.cells
-    size = memo.get(key)
-    if size is not None:
-        return size
-    size = 1
-    occupied = me | opp
-    for cell in range(geo.cells):
-        bit = 1 << cell
-        if occupied & bit:
-            continue
-        mine = me | bit
-        if any(mine & line == line for line in geo.lines_through[cell]) or (mine | opp) == geo.full:
-            size += 1
-        else:
-            size += _game_tree_size(geo, opp, mine, memo)
-    memo[key] = size
-    return size
-
-
-def _minimax_nodes(board: Board) -> tuple[int, bool]:
-    """Nodes a plain minimax visits from ``board``: (count, exact).
-
-    Counted exactly when the tree is small enough; otherwise a lower bound:
-    until either side could first complete a line, no position in the tree
-    ends the game, so the tree holds at least that full-width top.
-    """
-    geo = board._geo
-    if geo.size == 3:
-        return TREE_3[board._x | board._o << 9], True
-    me, opp = board._mover_masks()
-    empties = geo.cells - board.ply
-    if empties <= _TREE_COUNT_LIMIT:
-        return _game_tree_size(geo, me, opp, {}), True
-    need_me = min((geo.k - (me & line).bit_count() for line in geo.lines if not opp & line), default=geo.cells)
-    need_opp = min((geo.k - (opp & line).bit_count() for line in geo.lines if not me & line), default=geo.cells)
-    first_win = min(2 * need_me - 1, 2 * need_opp)  # plies until the earliest possible win
-    return _full_width_nodes(empties, first_win), False
-
-
-# --------------------------------------------------------------------------
 # Public API: analyse, best_move, review.
 
 #: Default time budget of an analysis, in seconds. Within it every cell is
@@ -350,8 +235,8 @@ def analyse(board: Board, budget: float | None = None) -> Analysis:
                 solver.deadline = None
             nodes = solver.nodes - before + 1
     seconds = time.perf_counter() - start
-    textbook, textbook_exact = _textbook_nodes(geo, me, opp)
-    minimax, minimax_exact = _minimax_nodes(board)
+    textbook, textbook_exact = textbook_nodes(geo, me, opp)
+    minimax, minimax_exact = minimax_nodes(board)
     if not minimax_exact:
         # A textbook alpha-beta walks part of the same game tree, so the tree
         # holds at least the positions it counted.

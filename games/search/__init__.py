@@ -1,7 +1,13 @@
 """The engine's searches, beside the rules (``games.rules``), one part a module.
 
-    book.py   the 5x5 opening book: solved positions near the start, loaded
-              on the first 5x5 question; ``scripts/build_book`` builds it
+    solver.py   the exact search: alpha-beta with memory for 4x4 and 5x5, the
+                3x3 table made at import, one solver per size, the scores
+    book.py     the 5x5 opening book: solved positions near the start, which
+                the solver loads on its first 5x5 question; built by
+                ``scripts/build_book``
+    counts.py   what a textbook alpha-beta and a plain minimax would visit
 
-The site imports none of these directly: ``games.engine`` is its one door.
+A module imports only the rules and the modules listed above it (the solver
+loads the book lazily, when first asked about 5x5). The site imports none of
+them: ``games.engine`` is its one door.
 """
