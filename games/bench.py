@@ -198,6 +198,7 @@ import json, random, resource, sys, time
 t0 = time.perf_counter()
 from games import engine
 from games.engine import Board, analyse, best_move
+from games.search.analysis import forget
 from games.search.solver import solver_for
 engine.best_move(Board.empty(5))
 first = time.perf_counter() - t0
@@ -231,7 +232,7 @@ for name, opponent in opponents.items():
                 else:
                     # The opponent's turn, as the game page's overlay and hint show it
                     # (the analyses remembered so far forgotten).
-                    engine._ANALYSES.clear()
+                    forget()
                     t = time.perf_counter()
                     analysis = analyse(board)
                     analysis_times.append(time.perf_counter() - t)
@@ -300,6 +301,7 @@ def bench_5x5_off_book(per_count: int = 5, budget: float = 10.0) -> None:
     """Full analyses of random 5x5 positions the book does not hold, as games
     between two people reach them: the search starts from scratch."""
     from games import engine
+    from games.search.analysis import forget
 
     print(
         f"## 5x5 off the book: full analysis of {per_count} random positions per number of marks, budget {budget:.0f} s"
@@ -314,7 +316,7 @@ def bench_5x5_off_book(per_count: int = 5, budget: float = 10.0) -> None:
                 board = board.play(rng.choice(board.legal_moves))
             if board.is_game_over():
                 continue
-            engine._ANALYSES.clear()
+            forget()
             start = time.perf_counter()
             analysis = engine.analyse(board, budget=budget)
             times.append(time.perf_counter() - start)

@@ -6,6 +6,8 @@
                 the solver loads on its first 5x5 question; built by
                 ``scripts/build_book``
     counts.py   what a textbook alpha-beta and a plain minimax would visit
+    analysis.py analyse: every legal cell's exact outcome and what it cost,
+                complete analyses remembered
 
 A module imports only the rules and the modules listed above it (the solver
 loads the book lazily, when first asked about 5x5). The site imports none of

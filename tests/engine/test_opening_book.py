@@ -6,17 +6,17 @@ from collections import OrderedDict
 
 import pytest
 
-from games import engine, rules
+from games import rules
 from games.engine import Board, analyse, best_move
+from games.search import analysis, solver
 from games.search import book as opening_book
-from games.search import solver
 
 
 @pytest.fixture
 def fresh_solvers(monkeypatch):
     """The engine's solvers and remembered analyses made anew for the test, and put back after."""
     monkeypatch.setattr(solver, "_SOLVERS", {})
-    monkeypatch.setattr(engine, "_ANALYSES", OrderedDict())
+    monkeypatch.setattr(analysis, "_ANALYSES", OrderedDict())
 
 
 def test_the_shipped_book_proves_5x5_a_draw_and_follows_the_ai_line():
