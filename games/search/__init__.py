@@ -8,6 +8,8 @@
     counts.py   what a textbook alpha-beta and a plain minimax would visit
     analysis.py analyse: every legal cell's exact outcome and what it cost,
                 complete analyses remembered
+    moves.py    best_move at each level (perfect, and weaker on purpose) and
+                opening_move by the start modes
 
 A module imports only the rules and the modules listed above it (the solver
 loads the book lazily, when first asked about 5x5). The site imports none of
