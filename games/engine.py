@@ -1,32 +1,38 @@
 """Tic-tac-toe rules, perfect play, weaker play on purpose, and explanations.
 
 Pure Python: nothing here imports Django, touches a database or keeps mutable
-state that a caller can see. The rules of the three variants (3x3, three in a
-row; 4x4 and 5x5, four in a row) and the immutable :class:`Board` live in
-``games.rules``; this module is the one the rest of the site imports.
+state that a caller can see. This module is the one the rest of the site
+imports (``from games import engine``); it holds no code of its own, only the
+public names of the parts that live beside it:
 
-The searches live in ``games.search``: the exact solver and its depth-aware
-scores in ``games.search.solver``.
+    games/rules.py             the rules of the three variants (3x3, three in a
+                               row; 4x4 and 5x5, four in a row) and the
+                               immutable Board
+    games/search/solver.py     the exact search and its depth-aware scores
+    games/search/book.py       the 5x5 opening book (``scripts/build_book``)
+    games/search/counts.py     what a textbook alpha-beta and a plain minimax
+                               would visit, beside the engine's own count
+    games/search/analysis.py   analyse: every legal cell's exact outcome
+    games/search/moves.py      best_move at each level, opening_move
+    games/search/review.py     review: every move of a finished game labelled
 
 Every board is solved exactly: 3x3 by a table made at import, 4x4 and 5x5 by
 alpha-beta with a transposition table, and on 5x5 an opening book of solved
 positions near the start (``games.search.book``, built by ``scripts/build_book``).
 """
 
-from __future__ import annotations
-
-import time
-from dataclasses import dataclass
-from typing import Sequence
-
 from games.rules import VARIANTS, Board, IllegalMoveError, InvalidMoveError, InvalidPositionError
+from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse
+from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, best_move, opening_move
+from games.search.review import LABELS, MoveReview, Review, review
+
+# Public too, though not in __all__: the score of a win, and the budgets and
+# limits that callers and tests refer to ("X as X" marks a re-export).
 from games.search.analysis import DEFAULT_BUDGET as DEFAULT_BUDGET
-from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse, evaluation
 from games.search.counts import TEXTBOOK_COUNT_LIMIT as TEXTBOOK_COUNT_LIMIT
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
-from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, best_move, opening_move
+from games.search.review import REVIEW_BUDGET as REVIEW_BUDGET
 from games.search.solver import WIN as WIN
-from games.search.solver import Timeout, child_score_3, solver_for
 
 __all__ = [
     "Board",
@@ -50,111 +56,3 @@ __all__ = [
     "review",
     "opening_move",
 ]
-
-# --------------------------------------------------------------------------
-# Review of a finished game.
-
-#: The labels of a reviewed move, best first, as chess sites use them.
-LABELS = ("best", "inaccuracy", "mistake", "blunder")
-
-
-@dataclass(frozen=True)
-class MoveReview:
-    """One move of a game judged against the exact evaluation of its position."""
-
-    ply: int  # 0 for the first move
-    player: str  # "X" or "O"
-    cell: int
-    label: str  # one of LABELS, or "unsolved" when the position was not solved in time
-    played: Evaluation
-    best: Evaluation
-    best_cells: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Review:
-    """Every move labelled, and the ply of the move that decided the result (or None)."""
-
-    moves: tuple[MoveReview, ...]
-    decisive_ply: int | None
-    exact: bool
-
-    def counts(self) -> dict[str, int]:
-        out = {label: 0 for label in LABELS}
-        for move in self.moves:
-            if move.label in out:
-                out[move.label] += 1
-        return out
-
-
-def _label(played: Evaluation, best: Evaluation) -> str:
-    """best; inaccuracy (same outcome, slower win or sooner loss); mistake (a
-    win thrown to a draw); blunder (a win or a draw thrown to a loss)."""
-    if played.score == best.score:
-        return "best"
-    if played.outcome == best.outcome:
-        return "inaccuracy"
-    if played.outcome == "loss":
-        return "blunder"
-    return "mistake"
-
-
-def _judge(board: Board, cell: int, deadline: float) -> tuple[Evaluation, Evaluation, tuple[int, ...]]:
-    """(the played cell's evaluation, the best one, every best cell) for ``board``."""
-    geo = board._geo
-    ply_after = board.ply + 1
-    if geo.size == 3:
-        scores = {c: child_score_3(board, c) for c in board.legal_moves}
-        top = max(scores.values())
-        best_cells = tuple(sorted(c for c, s in scores.items() if s == top))
-        return evaluation(scores[cell], ply_after, geo.cells), evaluation(top, ply_after, geo.cells), best_cells
-    solver = solver_for(geo.size)
-    me, opp = board._mover_masks()
-    with solver.lock:
-        solver.deadline = deadline
-        try:
-            value = solver.exact(me, opp)
-            played = solver.score_move(me, opp, cell, value - 1, value + 1)
-            if played >= value:
-                played = value
-            else:
-                played = solver.score_move(me, opp, cell)
-            best_cells = tuple(sorted(solver.best_cells(me, opp, value, board.legal_moves)))
-        finally:
-            solver.deadline = None
-    return evaluation(played, ply_after, geo.cells), evaluation(value, ply_after, geo.cells), best_cells
-
-
-#: Default time budget of a whole review on 4x4 and 5x5, in seconds.
-REVIEW_BUDGET = 10.0
-
-
-def review(moves: Sequence[int], size: int = 3, budget: float | None = None) -> Review:
-    """Label every move of a game from exact outcomes: best, inaccuracy, mistake or blunder.
-
-    The decisive move is the last one that changed the outcome under perfect
-    play: in a lost game, the move that really lost it. On 4x4 and 5x5 the
-    positions are solved from the last move back, within ``budget`` seconds
-    for the whole game (default :data:`REVIEW_BUDGET`); a move whose position
-    was not solved in time is labelled "unsolved", never guessed.
-    """
-    boards = [Board.empty(size)]
-    for cell in moves:
-        boards.append(boards[-1].play(cell))  # raises the precise error for a bad or illegal cell
-    deadline = time.perf_counter() + (REVIEW_BUDGET if budget is None else budget)
-    reviewed: list[MoveReview] = []
-    out_of_time = False
-    for ply in reversed(range(len(moves))):
-        board, cell = boards[ply], moves[ply]
-        if not out_of_time:
-            try:
-                played, best, best_cells = _judge(board, cell, deadline)
-            except Timeout:
-                out_of_time = True
-        if out_of_time:
-            reviewed.append(MoveReview(ply, board.to_move, cell, "unsolved", UNSOLVED, UNSOLVED, ()))
-        else:
-            reviewed.append(MoveReview(ply, board.to_move, cell, _label(played, best), played, best, best_cells))
-    reviewed.reverse()
-    decisive = next((m.ply for m in reversed(reviewed) if m.label in ("mistake", "blunder")), None)
-    return Review(tuple(reviewed), decisive, exact=not out_of_time)
