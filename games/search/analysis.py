@@ -138,6 +138,7 @@ def _remember(board: Board, analysis: Analysis) -> None:
 
 
 def recalled(board: Board) -> Analysis | None:
+    """The complete analysis of ``board`` made earlier, if it is still remembered."""
     with _ANALYSES_LOCK:
         return _ANALYSES.get((board._geo.size, board._x, board._o))
 

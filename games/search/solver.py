@@ -400,6 +400,11 @@ def child_score_3(board: Board, cell: int) -> int:
 
 
 _SCORES_3, BEST_3, TREE_3 = _solve_3x3()
+
+
+# --------------------------------------------------------------------------
+# One exact solver per size, made on first use.
+
 _SOLVERS: dict[int, ExactSolver] = {}
 _SOLVERS_LOCK = threading.Lock()
 
