@@ -198,6 +198,8 @@ import json, random, resource, sys, time
 t0 = time.perf_counter()
 from games import engine
 from games.engine import Board, analyse, best_move
+from games.search.analysis import forget
+from games.search.solver import solver_for
 engine.best_move(Board.empty(5))
 first = time.perf_counter() - t0
 rng = random.Random(5)
@@ -230,7 +232,7 @@ for name, opponent in opponents.items():
                 else:
                     # The opponent's turn, as the game page's overlay and hint show it
                     # (the analyses remembered so far forgotten).
-                    engine._ANALYSES.clear()
+                    forget()
                     t = time.perf_counter()
                     analysis = analyse(board)
                     analysis_times.append(time.perf_counter() - t)
@@ -257,7 +259,7 @@ print(json.dumps({{
     "analyses": len(analysis_times), "analysis_p50": at(analysis_times, 0.5),
     "analysis_p95": at(analysis_times, 0.95), "analysis_max": analysis_times[-1],
     "unsolved": unsolved, "results": results,
-    "book": len(engine._solver(5).book),
+    "book": len(solver_for(5).book),
     "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }}))
 """
@@ -265,11 +267,11 @@ print(json.dumps({{
 
 def bench_5x5(games: int) -> bool:
     """Print the 5x5 figures; False when the perfect AI lost a game or a cell went unsolved."""
-    from games import opening_book
+    from games.search import book
 
     print("## 5x5, four in a row")
     r = _cold(_COLD_5X5.format(games=games))
-    size = opening_book.BOOK_PATH.stat().st_size if opening_book.BOOK_PATH.exists() else 0
+    size = book.BOOK_PATH.stat().st_size if book.BOOK_PATH.exists() else 0
     print(f"  opening book:                         {r['book']:9d} positions, {size / 1024:.0f} KiB on disk")
     print(
         f"  perfect move, empty board, cold:      {r['first'] * 1e3:9.1f} ms   (target < 3000 ms, book load included)"
@@ -299,6 +301,7 @@ def bench_5x5_off_book(per_count: int = 5, budget: float = 10.0) -> None:
     """Full analyses of random 5x5 positions the book does not hold, as games
     between two people reach them: the search starts from scratch."""
     from games import engine
+    from games.search.analysis import forget
 
     print(
         f"## 5x5 off the book: full analysis of {per_count} random positions per number of marks, budget {budget:.0f} s"
@@ -313,7 +316,7 @@ def bench_5x5_off_book(per_count: int = 5, budget: float = 10.0) -> None:
                 board = board.play(rng.choice(board.legal_moves))
             if board.is_game_over():
                 continue
-            engine._ANALYSES.clear()
+            forget()
             start = time.perf_counter()
             analysis = engine.analyse(board, budget=budget)
             times.append(time.perf_counter() - start)

@@ -8,13 +8,14 @@ import pytest
 
 from games import engine
 from games.engine import Board, analyse, best_move, review
+from games.search.solver import ExactSolver, solver_for
 
 from . import reference
 
 
 def _fresh_score(board: Board, cell: int) -> int:
     """The mover's exact score for ``cell`` from a new solver with no book and no memory of earlier calls."""
-    solver = engine._ExactSolver(board._geo)
+    solver = ExactSolver(board._geo)
     me, opp = board._mover_masks()
     return solver.score_move(me, opp, cell)
 
@@ -125,7 +126,7 @@ def _perfect_opening(plies: int, seed: int, size: int = 5) -> list[int]:
 
 def _value(board: Board) -> int:
     me, opp = board._mover_masks()
-    return engine._ExactSolver(board._geo).exact(me, opp)
+    return ExactSolver(board._geo).exact(me, opp)
 
 
 @pytest.mark.parametrize("size", [3, 4, 5])
@@ -172,7 +173,7 @@ def reference_position(moves: list[int], size: int) -> str:
 def test_a_hint_after_an_analysis_of_the_same_position_costs_no_search():
     board = Board.from_string("XOX.OOXO..X....O.X......X")
     analysis = analyse(board)
-    solver = engine._solver(5)
+    solver = solver_for(5)
     before = solver.nodes
     assert best_move(board, seed=4) in analysis.best_cells
     assert analyse(board) is analysis

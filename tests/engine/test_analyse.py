@@ -4,6 +4,7 @@ import pytest
 
 from games import engine
 from games.engine import Board, analyse, best_move, opening_move, review
+from games.search import counts
 
 
 def test_every_first_move_on_3x3_draws_in_nine_plies():
@@ -43,10 +44,10 @@ def test_a_textbook_count_that_would_run_too_long_is_a_lower_bound():
 def test_a_minimax_count_too_large_to_make_is_a_lower_bound_not_an_estimate():
     # 11 free cells: one more than the engine counts exactly, few enough for the test to.
     board = Board.from_string("XOXOXOXOX......OX...O.X..")
-    counted, exact = engine._minimax_nodes(board)
+    counted, exact = counts.minimax_nodes(board)
     assert not exact
     me, opp = board._mover_masks()
-    true_size = engine._game_tree_size(board._geo, me, opp, {})
+    true_size = counts._game_tree_size(board._geo, me, opp, {})
     assert 0 < counted <= true_size
 
 

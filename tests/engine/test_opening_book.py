@@ -2,24 +2,21 @@
 
 import logging
 import random
+from collections import OrderedDict
 
 import pytest
 
-from games import engine, opening_book
+from games import rules
 from games.engine import Board, analyse, best_move
+from games.search import analysis, solver
+from games.search import book as opening_book
 
 
 @pytest.fixture
-def fresh_solvers():
+def fresh_solvers(monkeypatch):
     """The engine's solvers and remembered analyses made anew for the test, and put back after."""
-    solvers, analyses = dict(engine._SOLVERS), dict(engine._ANALYSES)
-    engine._SOLVERS.clear()
-    engine._ANALYSES.clear()
-    yield
-    engine._SOLVERS.clear()
-    engine._SOLVERS.update(solvers)
-    engine._ANALYSES.clear()
-    engine._ANALYSES.update(analyses)
+    monkeypatch.setattr(solver, "_SOLVERS", {})
+    monkeypatch.setattr(analysis, "_ANALYSES", OrderedDict())
 
 
 def test_the_shipped_book_proves_5x5_a_draw_and_follows_the_ai_line():
@@ -34,13 +31,13 @@ def test_the_shipped_book_proves_5x5_a_draw_and_follows_the_ai_line():
 
 def test_the_shipped_book_agrees_with_the_search_on_a_sample_of_its_deepest_entries():
     book = opening_book.load()
-    geo = engine._GEOMETRY[5]
+    geo = rules.GEOMETRY[5]
     deepest = max(key.bit_count() for key in book.scores)
     keys = sorted(key for key in book.scores if key.bit_count() >= deepest - 1)
     for key in random.Random(14).sample(keys, 4):
         me, opp = key & geo.full, key >> geo.cells
         assert not any(opp & line == line for line in geo.lines), "the book holds only unfinished games"
-        assert engine._ExactSolver(geo).exact(me, opp) == book.scores[key], key
+        assert solver.ExactSolver(geo).exact(me, opp) == book.scores[key], key
 
 
 def test_a_book_round_trips_through_its_file(tmp_path):
@@ -86,13 +83,13 @@ def test_without_its_book_the_engine_says_so_and_still_plays_and_analyses_exactl
 ):
     monkeypatch.setattr(opening_book, "BOOK_PATH", _damaged(tmp_path, "flipped byte"))
     board = Board.from_string("XOX.OOXO.XX....O.X......O")
-    with caplog.at_level(logging.WARNING, logger="games.opening_book"):
+    with caplog.at_level(logging.WARNING, logger="games.search.book"):
         analysis = analyse(board)
     assert "checksum does not match" in caplog.text and "solved by search alone" in caplog.text
-    assert not engine._solver(5).book
+    assert not solver.solver_for(5).book
     assert analysis.exact
     me, opp = board._mover_masks()
-    fresh = engine._ExactSolver(board._geo)
+    fresh = solver.ExactSolver(board._geo)
     assert {cell: e.score for cell, e in analysis.items()} == {
         cell: fresh.score_move(me, opp, cell) for cell in board.legal_moves
     }

@@ -35,12 +35,15 @@ from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
+from games.rules import GEOMETRY, Board
+from games.search.solver import ExactSolver
+
 logger = logging.getLogger(__name__)
 
 MAGIC = b"TTTBOOK\x02"
 _HEADER = struct.Struct("<8sBBBBI32s")
 #: Where the book ships; tests and the build script may point elsewhere.
-BOOK_PATH = Path(__file__).resolve().parent / "data" / "opening-book-5x5.bin"
+BOOK_PATH = Path(__file__).resolve().parent.parent / "data" / "opening-book-5x5.bin"
 
 
 class BookError(Exception):
@@ -130,11 +133,9 @@ def load_or_none(path: Path | None = None) -> Book | None:
 def _build_side(args: tuple[str, int, int]) -> tuple[dict[int, int], set[int]]:
     """The book entries of the AI's games as ``side``, up to ``max_ply`` marks,
     and the keys of the positions its moves lead to."""
-    from games import engine
-
     side, max_ply, table_limit = args
-    geo = engine._GEOMETRY[5]
-    solver = engine._ExactSolver(geo, table_limit=table_limit)
+    geo = GEOMETRY[5]
+    solver = ExactSolver(geo, table_limit=table_limit)
     entries: dict[int, int] = {}
     line: set[int] = set()
     seen: set[int] = set()
@@ -144,7 +145,7 @@ def _build_side(args: tuple[str, int, int]) -> tuple[dict[int, int], set[int]]:
     def key_of(me: int, opp: int) -> int:
         return solver.canonical(me | opp << geo.cells)
 
-    def visit(board: engine.Board) -> None:
+    def visit(board: Board) -> None:
         nonlocal decisions
         if board.is_game_over():
             return
@@ -182,7 +183,7 @@ def _build_side(args: tuple[str, int, int]) -> tuple[dict[int, int], set[int]]:
             for first in board.legal_moves:
                 visit(board.play(first))
 
-    visit(engine.Board.empty(5))
+    visit(Board.empty(5))
     print(f"  {side}: {decisions} positions solved in {time.perf_counter() - start:.0f} s", flush=True)
     return entries, line
 
@@ -209,15 +210,13 @@ def build(x_plies: int, o_plies: int, jobs: int = 2, table_limit: int = 4_000_00
 def verify(book: Book, sample: int, seed: int = 0) -> list[str]:
     """Solve ``sample`` of the book's positions afresh, without the book, and
     return a line for each one whose score differs (none, for a good book)."""
-    from games import engine
-
-    geo = engine._GEOMETRY[5]
+    geo = GEOMETRY[5]
     rng = random.Random(seed)
     keys = rng.sample(sorted(book.scores), min(sample, len(book.scores)))
     wrong = []
     for key in keys:
         me, opp = key & geo.full, key >> geo.cells
-        solver = engine._ExactSolver(geo)
+        solver = ExactSolver(geo)
         score = solver.exact(me, opp)
         if score != book.scores[key]:
             wrong.append(f"key {key}: the book says {book.scores[key]}, the search {score}")

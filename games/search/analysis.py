@@ -1,0 +1,207 @@
+"""Analyse a position: every legal cell's exact outcome for the player to move.
+
+An :class:`Analysis` maps each legal cell to its :class:`Evaluation` (win,
+draw or loss and in how many moves, or ``UNSOLVED`` when the time budget ran
+out first) and carries :class:`SearchStats`: the work the search did, beside
+what simpler searches would have done (``games.search.counts``). Complete
+analyses are remembered, so a second question about a position is free.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from games.rules import Board
+from games.search.counts import minimax_nodes, textbook_nodes
+from games.search.solver import PROVEN, WIN, ExactSolver, Timeout, child_score_3, solver_for
+
+
+# --------------------------------------------------------------------------
+# Evaluations and statistics.
+
+#: Words for each outcome of a move, for the player making it.
+OUTCOMES = ("win", "draw", "loss", "unsolved")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What a move is worth to the player making it, under perfect play.
+
+    ``outcome`` is "win", "draw" or "loss", or "unsolved" when a search ran out
+    of its time budget before proving anything (it never guesses). ``plies``
+    counts the moves to the end of the game, this one included (None when
+    unsolved). ``exact`` is False only for "unsolved".
+    """
+
+    outcome: str
+    plies: int | None
+    score: int
+    exact: bool = True
+
+    def __str__(self) -> str:
+        if self.outcome == "draw":
+            return "draw"
+        if self.outcome == "unsolved":
+            return "not solved in time"
+        return f"{self.outcome} in {self.plies}"
+
+
+UNSOLVED = Evaluation("unsolved", None, 0, exact=False)
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """How much work a search did, beside what simpler searches would have done.
+
+    ``nodes`` are the positions this search visited: alpha-beta with its memory
+    (transposition table, symmetry, on 5x5 the opening book), so a position it
+    already knows costs almost nothing. ``textbook_nodes`` is what a textbook
+    alpha-beta (no memory, cells in index order, a full window for each cell)
+    visits for the same answer, and ``minimax_nodes`` what a plain minimax
+    visits: the whole game tree. Each ``*_exact`` flag is False where counting
+    stopped early: the figure is then a lower bound ("more than"), never more
+    than the true count.
+    """
+
+    nodes: int
+    seconds: float
+    depth: int | None
+    textbook_nodes: int
+    textbook_nodes_exact: bool
+    minimax_nodes: int
+    minimax_nodes_exact: bool
+
+
+class Analysis(dict):
+    """``{cell: Evaluation}`` for every legal cell, with the search's ``stats``.
+
+    ``exact`` is False when some cell was not solved within the budget.
+    """
+
+    def __init__(self, evaluations: dict[int, Evaluation], stats: SearchStats, exact: bool):
+        super().__init__(evaluations)
+        self.stats = stats
+        self.exact = exact
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("an Analysis cannot be changed: the engine hands the same one to every caller")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self):
+        return Analysis, (dict(self), self.stats, self.exact)
+
+    @property
+    def best_cells(self) -> list[int]:
+        solved = {cell: e for cell, e in self.items() if e.exact}
+        if not solved:
+            return []
+        top = max(e.score for e in solved.values())
+        return sorted(cell for cell, e in solved.items() if e.score == top)
+
+
+def evaluation(score: int, ply_after: int, cells: int) -> Evaluation:
+    """Turn the mover's exact score for a move into an Evaluation.
+
+    ``ply_after`` is the ply number once the move is made; the move itself counts.
+    A drawn game ends on a full board, so a draw's distance is the cells left.
+    """
+    if score > PROVEN:
+        return Evaluation("win", WIN - score - ply_after + 1, score)
+    if score < -PROVEN:
+        return Evaluation("loss", WIN + score - ply_after + 1, score)
+    return Evaluation("draw", cells - ply_after + 1, 0)
+
+
+# --------------------------------------------------------------------------
+# Analyse, and remember what was analysed.
+
+#: Default time budget of an analysis, in seconds. Within it every cell is
+#: solved exactly; a cell not solved by then is reported "not solved in time".
+DEFAULT_BUDGET = 5.0
+
+# Analyses already made, newest last: a page that shows the hint and the
+# overlay, or a hint then the AI's move, pays once. Only complete ones are kept.
+_ANALYSES: OrderedDict[tuple[int, int, int], Analysis] = OrderedDict()
+_ANALYSES_LIMIT = 512
+_ANALYSES_LOCK = threading.Lock()
+
+
+def _remember(board: Board, analysis: Analysis) -> None:
+    with _ANALYSES_LOCK:
+        _ANALYSES[board._geo.size, board._x, board._o] = analysis
+        while len(_ANALYSES) > _ANALYSES_LIMIT:
+            _ANALYSES.popitem(last=False)
+
+
+def recalled(board: Board) -> Analysis | None:
+    """The complete analysis of ``board`` made earlier, if it is still remembered."""
+    with _ANALYSES_LOCK:
+        return _ANALYSES.get((board._geo.size, board._x, board._o))
+
+
+def forget() -> None:
+    """Forget every analysis made so far, so the next one is searched afresh
+    (what the bench measures)."""
+    with _ANALYSES_LOCK:
+        _ANALYSES.clear()
+
+
+def analyse(board: Board, budget: float | None = None) -> Analysis:
+    """Every legal cell's exact outcome for the player to move, and what it cost.
+
+    Exact on every board. On 4x4 and 5x5 the search has ``budget`` seconds
+    (default :data:`DEFAULT_BUDGET`); a cell it could not solve in that time is
+    ``UNSOLVED`` ("not solved in time") and the analysis is not ``exact``.
+    """
+    if not isinstance(board, Board):
+        raise TypeError("analyse() takes a Board")
+    legal = board.legal_moves
+    if not legal:
+        return Analysis({}, SearchStats(0, 0.0, 0, 1, True, 1, True), exact=True)
+    known = recalled(board)
+    if known is not None:
+        return known
+    me, opp = board._mover_masks()
+    geo = board._geo
+    ply_after = board.ply + 1
+    start = time.perf_counter()
+    if geo.size == 3:
+        # Values come from the solved table; the engine's own work is a search
+        # with memory from scratch, so the overlay shows what it really costs.
+        counter = ExactSolver(geo)
+        for cell in legal:
+            counter.score_move(me, opp, cell)
+        evaluations = {cell: evaluation(child_score_3(board, cell), ply_after, geo.cells) for cell in legal}
+        nodes = counter.nodes + 1
+    else:
+        solver = solver_for(geo.size)
+        evaluations = {}
+        with solver.lock:
+            before = solver.nodes
+            solver.deadline = start + (DEFAULT_BUDGET if budget is None else budget)
+            try:
+                for cell in legal:
+                    try:
+                        evaluations[cell] = evaluation(solver.score_move(me, opp, cell), ply_after, geo.cells)
+                    except Timeout:
+                        evaluations[cell] = UNSOLVED
+            finally:
+                solver.deadline = None
+            nodes = solver.nodes - before + 1
+    seconds = time.perf_counter() - start
+    textbook, textbook_exact = textbook_nodes(geo, me, opp)
+    minimax, minimax_exact = minimax_nodes(board)
+    if not minimax_exact:
+        # A textbook alpha-beta walks part of the same game tree, so the tree
+        # holds at least the positions it counted.
+        minimax = max(minimax, textbook)
+    stats = SearchStats(nodes, seconds, len(legal), textbook, textbook_exact, minimax, minimax_exact)
+    exact = all(e.exact for e in evaluations.values())
+    analysis = Analysis(evaluations, stats, exact=exact)
+    if exact:
+        _remember(board, analysis)
+    return analysis

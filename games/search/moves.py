@@ -1,0 +1,154 @@
+"""The engine's moves: perfect play, and weaker play on purpose.
+
+:func:`best_move` plays at one of :data:`LEVELS`: ``perfect`` never loses on
+any board; the others lose on purpose, each less often. :func:`opening_move`
+is the AI's first move by the seeds' start modes (:data:`START_MODES`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from games.rules import Board, IllegalMoveError, completes_line
+from games.search.analysis import recalled
+from games.search.solver import BEST_3, ExactSolver, Timeout, solver_for
+
+LEVELS = ("easy", "medium", "hard", "perfect")
+START_MODES = ("centre", "random", "minimax")
+
+
+_rng = random.Random()
+
+
+def _random_for(seed: int | None) -> random.Random:
+    return _rng if seed is None else random.Random(seed)
+
+
+def _perfect_move(board: Board, rng: random.Random, deadline: float | None = None) -> int:
+    """One of the best cells for the mover: never worse, fastest win, slowest loss.
+
+    An analysis already made answers at once. Otherwise the position is solved
+    once and the first cell, in random order, that keeps its score is played:
+    proving one good cell is far cheaper than proving all. On 5x5 the cell
+    the opening book plays is tried first, then the cells whose positions the
+    book knows, so the engine stays on the book's line while it can. Past
+    ``deadline`` (perf_counter time), ``Timeout``.
+    """
+    known = recalled(board)
+    if known is not None:
+        return rng.choice(known.best_cells)
+    solver = solver_for(board._geo.size)
+    me, opp = board._mover_masks()
+    cells = board.legal_moves
+    rng.shuffle(cells)
+    if solver.book:
+        cells.sort(key=lambda cell: _book_rank(solver, board, cell))
+    with solver.lock:
+        solver.deadline = deadline
+        try:
+            value = solver.exact(me, opp)
+            for cell in solver.best_cells(me, opp, value, cells):
+                return cell
+        finally:
+            solver.deadline = None
+    raise AssertionError(f'no cell reaches the score of "{board}"')  # cannot happen: value is some cell's score
+
+
+def _book_rank(solver: ExactSolver, board: Board, cell: int) -> int:
+    """0 for the book's own move, 1 for a cell whose position the book knows, 2 otherwise."""
+    if board.ply + 1 > solver.book_plies:
+        return 2
+    me, opp = board._mover_masks()
+    key = solver.canonical(opp | (me | 1 << cell) << board._geo.cells)
+    if key in solver.book_line:
+        return 0
+    return 1 if key in solver.book else 2
+
+
+def _tactical_cells(board: Board) -> tuple[list[int], list[int]]:
+    """(cells that win at once, cells the opponent would win on next)."""
+    me, opp = board._mover_masks()
+    legal = board.legal_moves
+    geo = board._geo
+    return (
+        [c for c in legal if completes_line(geo, me, c)],
+        [c for c in legal if completes_line(geo, opp, c)],
+    )
+
+
+# What each level does, in the order its checks are tried. Strength comes from
+# two dials: how often it plays the perfect move, and whether it at least takes
+# a win in one and blocks a loss in one when it does not. Only "perfect" never
+# loses; the others are weaker on purpose.
+_LEVEL_SKILL = {
+    # level: (chance of the perfect move, takes wins in one, blocks losses in one)
+    "easy": (0.0, False, False),
+    "medium": (0.0, True, True),
+    "hard": (0.7, True, True),
+    "perfect": (1.0, True, True),
+}
+
+#: The one level that never loses, on every board.
+UNBEATABLE_LEVEL = "perfect"
+#: Seconds a weaker level looks for the perfect move before it settles for its
+#: own (only far from the 5x5 book does that take longer).
+WEAKER_LEVEL_BUDGET = 1.0
+
+
+def best_move(board: Board, level: str = "perfect", seed: int | None = None, budget: float | None = None) -> int:
+    """The cell the engine plays at ``level`` ("easy", "medium", "hard", "perfect").
+
+    ``perfect`` never loses on any board, wins fastest and, when lost, loses
+    slowest, choosing among equally good cells at random (``seed`` makes that
+    repeatable). Weaker levels mix in random moves: ``easy`` plays at random,
+    ``medium`` takes a win in one and blocks a loss in one but otherwise plays
+    at random, ``hard`` plays the perfect move most of the time, when it finds
+    it within ``budget`` seconds (default :data:`WEAKER_LEVEL_BUDGET`), and
+    ``medium``'s move otherwise. ``perfect`` has no budget: it always finds
+    the perfect move.
+    """
+    if level == "perfect" and board._geo.size == 3:
+        # The hot path: one look-up in the solved table.
+        cells = BEST_3.get(board._x | board._o << 9)
+        if not cells:
+            raise IllegalMoveError(f'there is no move to make: the game is over in "{board}"')
+        if len(cells) == 1:
+            return cells[0]
+        return _random_for(seed).choice(cells)
+    if level not in _LEVEL_SKILL:
+        raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
+    legal = board.legal_moves
+    if not legal:
+        raise IllegalMoveError(f'there is no move to make: the game is over in "{board}"')
+    rng = _random_for(seed)
+    skill, takes_wins, blocks = _LEVEL_SKILL[level]
+    if skill == 1.0:
+        return _perfect_move(board, rng)
+    if skill and rng.random() < skill:
+        if board._geo.size == 3:
+            return rng.choice(BEST_3[board._x | board._o << 9])
+        try:
+            return _perfect_move(board, rng, time.perf_counter() + (WEAKER_LEVEL_BUDGET if budget is None else budget))
+        except Timeout:
+            pass  # a weaker level settles for less
+    wins, threats = _tactical_cells(board)
+    if takes_wins and wins:
+        return rng.choice(wins)
+    if blocks and threats:
+        return rng.choice(threats)
+    return rng.choice(legal)
+
+
+def opening_move(board: Board, mode: str, level: str = "perfect", seed: int | None = None) -> int:
+    """The AI's first move by the seeds' start modes: "centre", "random" or "minimax"."""
+    if mode not in START_MODES:
+        raise ValueError(f"unknown start mode {mode!r}; modes are {', '.join(START_MODES)}")
+    if board.ply:
+        return best_move(board, level, seed)
+    rng = _random_for(seed)
+    if mode == "centre":
+        return rng.choice(board._geo.centre)
+    if mode == "random":
+        return rng.choice(board.legal_moves)
+    return best_move(board, level, seed)

@@ -1,0 +1,121 @@
+"""Review of a finished game: every move labelled from exact outcomes.
+
+Each move is judged against the exact evaluation of its position and labelled
+the way chess sites do (:data:`LABELS`), and the move that decided the result
+is named.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+from games.rules import Board
+from games.search.analysis import UNSOLVED, Evaluation, evaluation
+from games.search.solver import Timeout, child_score_3, solver_for
+
+#: The labels of a reviewed move, best first, as chess sites use them.
+LABELS = ("best", "inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of a game judged against the exact evaluation of its position."""
+
+    ply: int  # 0 for the first move
+    player: str  # "X" or "O"
+    cell: int
+    label: str  # one of LABELS, or "unsolved" when the position was not solved in time
+    played: Evaluation
+    best: Evaluation
+    best_cells: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Review:
+    """Every move labelled, and the ply of the move that decided the result (or None)."""
+
+    moves: tuple[MoveReview, ...]
+    decisive_ply: int | None
+    exact: bool
+
+    def counts(self) -> dict[str, int]:
+        out = {label: 0 for label in LABELS}
+        for move in self.moves:
+            if move.label in out:
+                out[move.label] += 1
+        return out
+
+
+def _label(played: Evaluation, best: Evaluation) -> str:
+    """best; inaccuracy (same outcome, slower win or sooner loss); mistake (a
+    win thrown to a draw); blunder (a win or a draw thrown to a loss)."""
+    if played.score == best.score:
+        return "best"
+    if played.outcome == best.outcome:
+        return "inaccuracy"
+    if played.outcome == "loss":
+        return "blunder"
+    return "mistake"
+
+
+def _judge(board: Board, cell: int, deadline: float) -> tuple[Evaluation, Evaluation, tuple[int, ...]]:
+    """(the played cell's evaluation, the best one, every best cell) for ``board``."""
+    geo = board._geo
+    ply_after = board.ply + 1
+    if geo.size == 3:
+        scores = {c: child_score_3(board, c) for c in board.legal_moves}
+        top = max(scores.values())
+        best_cells = tuple(sorted(c for c, s in scores.items() if s == top))
+        return evaluation(scores[cell], ply_after, geo.cells), evaluation(top, ply_after, geo.cells), best_cells
+    solver = solver_for(geo.size)
+    me, opp = board._mover_masks()
+    with solver.lock:
+        solver.deadline = deadline
+        try:
+            value = solver.exact(me, opp)
+            played = solver.score_move(me, opp, cell, value - 1, value + 1)
+            if played >= value:
+                played = value
+            else:
+                played = solver.score_move(me, opp, cell)
+            best_cells = tuple(sorted(solver.best_cells(me, opp, value, board.legal_moves)))
+        finally:
+            solver.deadline = None
+    return evaluation(played, ply_after, geo.cells), evaluation(value, ply_after, geo.cells), best_cells
+
+
+#: Default time budget of a whole review on 4x4 and 5x5, in seconds.
+REVIEW_BUDGET = 10.0
+
+
+def review(moves: Sequence[int], size: int = 3, budget: float | None = None) -> Review:
+    """Label every move of a game from exact outcomes: best, inaccuracy, mistake or blunder.
+
+    The decisive move is the last one that changed the outcome under perfect
+    play: in a lost game, the move that really lost it. On 4x4 and 5x5 the
+    positions are solved from the last move back, within ``budget`` seconds
+    for the whole game (default :data:`REVIEW_BUDGET`); a move whose position
+    was not solved in time is labelled "unsolved", never guessed.
+    """
+    boards = [Board.empty(size)]
+    for cell in moves:
+        boards.append(boards[-1].play(cell))  # raises the precise error for a bad or illegal cell
+    deadline = time.perf_counter() + (REVIEW_BUDGET if budget is None else budget)
+    reviewed: list[MoveReview] = []
+    out_of_time = False
+    for ply in reversed(range(len(moves))):
+        board, cell = boards[ply], moves[ply]
+        if not out_of_time:
+            try:
+                played, best, best_cells = _judge(board, cell, deadline)
+            except Timeout:
+                out_of_time = True
+        if out_of_time:
+            reviewed.append(MoveReview(ply, board.to_move, cell, "unsolved", UNSOLVED, UNSOLVED, ()))
+        else:
+            reviewed.append(MoveReview(ply, board.to_move, cell, _label(played, best), played, best, best_cells))
+    reviewed.reverse()
+    decisive = next((m.ply for m in reversed(reviewed) if m.label in ("mistake", "blunder")), None)
+    return Review(tuple(reviewed), decisive, exact=not out_of_time)
