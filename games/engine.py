@@ -21,16 +21,24 @@ alpha-beta with a transposition table, and on 5x5 an opening book of solved
 positions near the start (``games.search.book``, built by ``scripts/build_book``).
 """
 
-from games.rules import VARIANTS, Board, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse
-from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, best_move, opening_move
-from games.search.review import LABELS, MoveReview, Review, review
+from games.rules import (
+    VARIANTS,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    other_side,
+    side_to_move,
+)
 
 # Public too, though not in __all__: the score of a win, and the budgets and
 # limits that callers and tests refer to ("X as X" marks a re-export).
 from games.search.analysis import DEFAULT_BUDGET as DEFAULT_BUDGET
+from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse
 from games.search.counts import TEXTBOOK_COUNT_LIMIT as TEXTBOOK_COUNT_LIMIT
+from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, best_move, opening_move
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
+from games.search.review import LABELS, MoveReview, Review, review
 from games.search.review import REVIEW_BUDGET as REVIEW_BUDGET
 from games.search.solver import WIN as WIN
 
@@ -55,4 +63,6 @@ __all__ = [
     "analyse",
     "review",
     "opening_move",
+    "other_side",
+    "side_to_move",
 ]

@@ -128,6 +128,17 @@ def completes_line(geo: Geometry, marks: int, cell: int) -> bool:
 # The board.
 
 
+def other_side(side: str) -> str:
+    """The other player: "O" for "X", "X" for "O"."""
+    return "O" if side == "X" else "X"
+
+
+def side_to_move(ply: int) -> str:
+    """Who plays the move at ``ply`` (0 is the first move): X always starts,
+    so X plays the even plies and O the odd ones."""
+    return "X" if ply % 2 == 0 else "O"
+
+
 class Board:
     """An immutable position. Build one with :meth:`empty` or :meth:`from_string`."""
 

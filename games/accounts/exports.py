@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from django.core.serializers.json import DjangoJSONEncoder
 
+from games.engine import other_side
 from games.play.models import Game
 
 #: Games per piece of text handed to the response: fewer, larger writes.
@@ -52,7 +53,7 @@ def game_export(game: Game, user, site_url: str = "") -> dict:
     """One game as ``user`` played it: their side, the opponent, the outcome
     for them (win, loss, draw or unfinished) beside the raw result, and the moves."""
     side = game.side_of(user)
-    other = "O" if side == "X" else "X"
+    other = other_side(side)
     return {
         "id": game.pk,
         "url": site_url + game.get_absolute_url(),

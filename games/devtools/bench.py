@@ -1,14 +1,14 @@
-"""Measure the engine: ``python -m games.bench`` prints every figure the README quotes.
+"""Measure the engine: ``python -m games.devtools.bench`` prints every figure docs/benchmarks.md and docs/engine.md quote.
 
-    python -m games.bench            # speed on every variant, and the level table
-    python -m games.bench --games N  # games per cell of the level table (default 1000)
-    python -m games.bench --skip-levels
-    python -m games.bench --only-5x5 --games-5x5 20   # 5x5 alone, 20 games per opponent and side
-    python -m games.bench --only-5x5 --off-book       # and random positions the book does not hold
+    python -m games.devtools.bench            # speed on every variant, and the level table
+    python -m games.devtools.bench --games N  # games per cell of the level table (default 1000)
+    python -m games.devtools.bench --skip-levels
+    python -m games.devtools.bench --only-5x5 --games-5x5 20   # 5x5 alone, 20 games per opponent and side
+    python -m games.devtools.bench --only-5x5 --off-book       # and random positions the book does not hold
 
 Cold figures (import, first move) come from fresh interpreter processes, since
 the first move of a process is what a newly started server pays. Beside the
-engine it times a plain minimax written the way the classroom seeds do it (a
+engine it times a plain minimax written the way the classroom programs do it (a
 list of lists, no pruning, no memory) on the same positions.
 """
 
@@ -28,22 +28,22 @@ from games.engine import LEVELS, Board, best_move
 # The classroom minimax, for comparison: recursion over a 3x3 list of lists,
 # depth-aware scores, every node visited, nothing remembered.
 
-_SEED_LINES = [
+_CLASSROOM_LINES = [
     [(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)], [(2, 0), (2, 1), (2, 2)],
     [(0, 0), (1, 0), (2, 0)], [(0, 1), (1, 1), (2, 1)], [(0, 2), (1, 2), (2, 2)],
     [(0, 0), (1, 1), (2, 2)], [(2, 0), (1, 1), (0, 2)],
 ]  # fmt: skip
 
 
-def _seed_wins(state, player):
-    return any(all(state[r][c] == player for r, c in line) for line in _SEED_LINES)
+def _classroom_wins(state, player):
+    return any(all(state[r][c] == player for r, c in line) for line in _CLASSROOM_LINES)
 
 
-def _seed_minimax(state, depth, player, me):
+def _classroom_minimax(state, depth, player, me):
     other = "O" if player == "X" else "X"
-    if _seed_wins(state, me):
+    if _classroom_wins(state, me):
         return [-1, -1, 10 - depth]
-    if _seed_wins(state, "O" if me == "X" else "X"):
+    if _classroom_wins(state, "O" if me == "X" else "X"):
         return [-1, -1, depth - 10]
     empty = [(r, c) for r in range(3) for c in range(3) if state[r][c] == "."]
     if not empty:
@@ -51,18 +51,18 @@ def _seed_minimax(state, depth, player, me):
     best = [-1, -1, -100 if player == me else 100]
     for r, c in empty:
         state[r][c] = player
-        score = _seed_minimax(state, depth + 1, other, me)
+        score = _classroom_minimax(state, depth + 1, other, me)
         state[r][c] = "."
         if (player == me and score[2] > best[2]) or (player != me and score[2] < best[2]):
             best = [r, c, score[2]]
     return best
 
 
-def seed_move(text: str) -> int:
+def classroom_move(text: str) -> int:
     """The classroom minimax's move for a 3x3 position string."""
     state = [list(text[i : i + 3]) for i in range(0, 9, 3)]
     me = "X" if text.count("X") == text.count("O") else "O"
-    r, c, _ = _seed_minimax(state, 0, me, me)
+    r, c, _ = _classroom_minimax(state, 0, me, me)
     return r * 3 + c
 
 
@@ -97,12 +97,12 @@ t2 = time.perf_counter()
 print(json.dumps({{"import": t1 - t0, "first_move": t2 - t1}}))
 """
 
-_COLD_SEED = """
+_COLD_CLASSROOM = """
 import json, time
 t0 = time.perf_counter()
-from games.bench import seed_move
+from games.devtools.bench import classroom_move
 t1 = time.perf_counter()
-seed_move(".........")
+classroom_move(".........")
 t2 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "first_move": t2 - t1}))
 """
@@ -125,23 +125,23 @@ def bench_3x3() -> None:
             best_move(board)
         per_move.append((time.perf_counter() - start) / reps)
     engine_median = statistics.median(per_move)
-    seed_times = []
+    classroom_times = []
     for board in boards:
         text = str(board)
         start = time.perf_counter()
-        seed_move(text)
-        seed_times.append(time.perf_counter() - start)
-    seed_median = statistics.median(seed_times)
+        classroom_move(text)
+        classroom_times.append(time.perf_counter() - start)
+    classroom_median = statistics.median(classroom_times)
     cold = _median_cold(_COLD_ENGINE.format(size=3), runs=7)
-    seed_cold = _median_cold(_COLD_SEED, runs=3)
+    classroom_cold = _median_cold(_COLD_CLASSROOM, runs=3)
     print(f"  positions with a move to make:        {len(boards)}")
     print(f"  engine, median move over them:        {engine_median * 1e6:9.2f} us   (target < 5 us)")
-    print(f"  classroom minimax, median move:       {seed_median * 1e6:9.2f} us")
-    print(f"  ratio (classroom / engine):           {seed_median / engine_median:9.0f} x")
+    print(f"  classroom minimax, median move:       {classroom_median * 1e6:9.2f} us")
+    print(f"  ratio (classroom / engine):           {classroom_median / engine_median:9.0f} x")
     print(f"  engine import, fresh process:         {cold['import'] * 1e3:9.2f} ms   (target < 50 ms)")
     print(f"  engine first move, empty board:       {cold['first_move'] * 1e3:9.3f} ms   (target < 2 ms)")
-    print(f"  classroom first move, empty board:    {seed_cold['first_move'] * 1e3:9.1f} ms")
-    print(f"  ratio (classroom / engine), first:    {seed_cold['first_move'] / cold['first_move']:9.0f} x")
+    print(f"  classroom first move, empty board:    {classroom_cold['first_move'] * 1e3:9.1f} ms")
+    print(f"  ratio (classroom / engine), first:    {classroom_cold['first_move'] / cold['first_move']:9.0f} x")
 
 
 _COLD_4X4 = """

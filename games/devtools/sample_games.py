@@ -37,7 +37,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 from django.db.models import Max
 
-from games.engine import LEVELS, Board, best_move
+from games.engine import LEVELS, Board, best_move, side_to_move
 from games.play.models import Game, Move, Result, Status, Termination
 from games.stats import counters
 
@@ -197,7 +197,7 @@ class _Planner:
             cut = self._cut(cells, human, low=1)
             if cut is not None:
                 cells = cells[:cut]
-                loser = "X" if cut % 2 == 0 else "O"
+                loser = side_to_move(cut)
                 result = Result.O_WON if loser == "X" else Result.X_WON
                 termination = Termination.RESIGNED
         elif not against_ai and roll < 0.14 and row["move_time_limit"]:

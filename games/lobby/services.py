@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine import other_side
 from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer, require_choice
 from games.lobby.models import MOVE_TIME_LIMITS, Challenge, ChallengeKind, ChallengeSide, ChallengeStatus
 from games.play import live
@@ -174,7 +175,7 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
         raise MoveRefused("against the AI a rematch starts at once", code="ai_rematch")
     if game.status == Status.IN_PROGRESS:
         raise MoveRefused("finish this game first", code="game_in_progress", game=game_detail(game_id))
-    opponent = game.player("O" if side == "X" else "X")
+    opponent = game.player(other_side(side))
     if opponent is None:
         raise MoveRefused("your opponent's account no longer exists", code="no_opponent")
     pending = game.rematch_offers.filter(status=ChallengeStatus.OPEN).first()
@@ -186,7 +187,7 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
         challenger=player.user,
         kind=ChallengeKind.DIRECT,
         variant=game.variant,
-        side="O" if side == "X" else "X",
+        side=other_side(side),
         move_time_limit=game.move_time_limit,
         opponent_username=opponent.get_username(),
         rematch_of=game,

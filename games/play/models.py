@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import Board
+from games.engine import Board, other_side, side_to_move
 
 
 class Variant(models.TextChoices):
@@ -229,7 +229,7 @@ class Game(models.Model):
         """In a game against the AI, the side the person plays."""
         if not self.ai_side:
             return None
-        return "O" if self.ai_side == "X" else "X"
+        return other_side(self.ai_side)
 
     def player(self, side: str):
         return self.x_player if side == "X" else self.o_player
@@ -269,7 +269,7 @@ class Game(models.Model):
         return None
 
     def opponent_name(self, side: str) -> str:
-        return self.player_name("O" if side == "X" else "X")
+        return self.player_name(other_side(side))
 
     # -- the clock -----------------------------------------------------------------
 
@@ -323,4 +323,4 @@ class Move(models.Model):
 
     @property
     def mark(self) -> str:
-        return "X" if self.ply % 2 == 0 else "O"
+        return side_to_move(self.ply)

@@ -127,7 +127,7 @@ def game_create_against_ai(
         variant=variant,
         x_player=user if side == "X" else None,
         o_player=user if side == "O" else None,
-        ai_side="O" if side == "X" else "X",
+        ai_side=engine.other_side(side),
         ai_level=level,
         start_mode=start_mode,
         guest_key="" if user else player.guest_key,
@@ -286,7 +286,7 @@ def game_resign(*, game_id: int, player: Player) -> Game:
     try:
         with transaction.atomic():
             game, side = _locked_for_player(game_id, player)
-            _finish(game, "O" if side == "X" else "X", Termination.RESIGNED)
+            _finish(game, engine.other_side(side), Termination.RESIGNED)
             live.publish_game(game, "resigned", side=side)
     except GameError as error:
         raise _refreshed(error) from None
@@ -317,7 +317,7 @@ def game_rematch(*, game_id: int, player: Player) -> Game:
     return game_create_against_ai(
         player=player,
         variant=game.variant,
-        side="O" if side == "X" else "X",
+        side=engine.other_side(side),
         level=game.ai_level,
         start_mode=game.start_mode or StartMode.MINIMAX,
         rematch_of=game,
@@ -329,7 +329,7 @@ def game_claim_timeout(*, game_id: int, player: Player) -> Game:
     try:
         with transaction.atomic():
             game, side = _locked_for_player(game_id, player)
-            to_move = "X" if game.move_count % 2 == 0 else "O"
+            to_move = engine.side_to_move(game.move_count)
             if to_move == side:
                 raise MoveRefused("it is your own turn: there is nothing to claim", code="not_claimable", game=game)
             if not game.is_out_of_time():

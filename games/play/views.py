@@ -120,7 +120,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         {
             "ply": i,
             "number": i + 1,
-            "mark": "X" if i % 2 == 0 else "O",
+            "mark": engine.side_to_move(i),
             "cell": cell,
             "row": cell // size + 1,
             "col": cell % size + 1,
@@ -177,7 +177,7 @@ def _between_people(request, game: Game, side: str | None) -> dict:
         "rematch": offer,
         "rematch_by_you": bool(side) and offer_open and offer.challenger_id == request.user.pk,
         "rematch_for_you": bool(side) and offer_open and offer.challenger_id != request.user.pk,
-        "opponent_deleted": bool(side) and game.player_kind("O" if side == "X" else "X") == "deleted",
+        "opponent_deleted": bool(side) and game.player_kind(engine.other_side(side)) == "deleted",
     }
 
 

@@ -18,7 +18,6 @@ from games.rules import Board
 from games.search.counts import minimax_nodes, textbook_nodes
 from games.search.solver import PROVEN, WIN, ExactSolver, Timeout, child_score_3, solver_for
 
-
 # --------------------------------------------------------------------------
 # Evaluations and statistics.
 

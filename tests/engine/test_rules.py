@@ -2,6 +2,7 @@
 
 import pytest
 
+from games import engine
 from games.engine import Board, IllegalMoveError, InvalidMoveError, InvalidPositionError, analyse
 
 
@@ -182,3 +183,10 @@ def test_there_are_255168_games_with_the_known_results():
 def test_the_empty_board_is_a_draw():
     analysis = analyse(Board.empty())
     assert {e.outcome for e in analysis.values()} == {"draw"}
+
+
+def test_x_plays_the_even_plies_and_each_side_has_one_other():
+    board = Board.from_moves([4, 0, 8], size=3)
+    assert board.to_move == engine.side_to_move(board.ply) == "O"
+    assert [engine.side_to_move(ply) for ply in range(4)] == ["X", "O", "X", "O"]
+    assert engine.other_side("X") == "O" and engine.other_side("O") == "X"
