@@ -105,4 +105,6 @@ def test_the_statistics_cost_the_same_queries_with_few_or_many_games(anon, alice
 
 
 def test_the_profile_page_has_no_error_for_an_impossible_name(client):
-    assert client.get("/players/al%00ice/").status_code == 404
+    response = client.get("/players/al%00ice/")
+    assert response.status_code == 404
+    assert "This square is empty" in response.content.decode()
