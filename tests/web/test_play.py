@@ -145,6 +145,18 @@ def test_the_hint_names_a_cell_and_the_time_it_took(client):
     assert html.count("cell--hint") == 1
 
 
+def test_the_hint_names_the_one_cell_that_saves_the_game(client):
+    # X: 0 and 8, O: 4 and 1, X to move: O threatens 1-4-7, and only 7 does not lose.
+    game = _ai_game_at(client, [0, 4, 8, 1], variant="3x3")
+    position = str(game.board)
+    values = reference.move_values(position)
+    # By the independent referee: 7 draws, every other cell loses.
+    assert values[7] == 0 and all(score < 0 for cell, score in values.items() if cell != 7)
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    assert re.search(r"Recommended: <strong>row 3, column 2</strong>\s+\(draw with perfect play\)", html)
+    assert re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html) == ["7"]
+
+
 def test_the_ai_s_thinking_paints_every_free_cell_and_counts_the_nodes(client):
     game = _start(client)
     client.post(reverse("games:move", args=[game.pk]), {"cell": "1", "ply": "0"})  # an edge: now X can lose
