@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from games import engine, selectors
 from games.management.commands.play import BadMove, parse_move, render_board
 from games.models import Game, Move, Status
+from tests.engine import reference
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +137,13 @@ def test_h_after_a_losing_move_says_the_loss_is_coming():
     # The AI takes the centre; an edge in reply loses for O against perfect play.
     out = play("--side", "O", "--level", "perfect", "--start-mode", "centre", "--seed", "2", typed="8\nh\nq\n")
 
-    assert re.search(r"Evaluation time: \d+\.\d{7}s\. With perfect play: loss in \d\.", out), out
+    # The position the hint was asked in: the centre, O's edge and the AI's reply.
+    position = "." * 9
+    for cell in only_game().cells[:3]:
+        position = reference.play(position, cell)
+    outcome, plies = reference.describe(max(reference.move_values(position).values()), position)
+    assert outcome == "loss"  # the edge lost, by the independent referee
+    assert re.search(rf"Evaluation time: \d+\.\d{{7}}s\. With perfect play: loss in {plies}\.", out), out
 
 
 # -- who plays what ---------------------------------------------------------------------------

@@ -184,7 +184,10 @@ def test_a_bad_challenge_is_shown_on_the_form_and_nothing_is_stored(client, user
     assert response.status_code == 400
     html = response.content.decode()
     assert field_error in html
-    assert 'aria-invalid="true"' in html or "errorlist" in html
+    # The field at fault, and only that one, is marked invalid for screen readers.
+    (at_fault,) = (name for name in fields if name != "kind")
+    invalid = re.findall(r'<(?:input|select)[^>]*\bname="(\w+)"[^>]*aria-invalid="true"', html)
+    assert set(invalid) == {at_fault}, invalid
     assert Challenge.objects.count() == 0
 
 
