@@ -307,23 +307,10 @@ def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_log
 
 
 def _reference_labels(moves: list[int]) -> list[str]:
-    """Each 3x3 move's label by the chess sites' rules, from the independent referee:
-    best, inaccuracy (same outcome, slower win or sooner loss), mistake (a win
-    thrown to a draw), blunder (a win or a draw thrown to a loss)."""
+    """Each 3x3 move's label by the chess sites' rules, from the independent referee."""
     labels, position = [], "." * 9
     for cell in moves:
-        values = reference.move_values(position)
-        top = max(values.values())
-        best = reference.describe(top, position)[0]
-        played = reference.describe(values[cell], position)[0]
-        if values[cell] == top:
-            labels.append("best")
-        elif played == best:
-            labels.append("inaccuracy")
-        elif played == "loss":
-            labels.append("blunder")
-        else:
-            labels.append("mistake")
+        labels.append(reference.label(position, cell))
         position = reference.play(position, cell)
     return labels
 
