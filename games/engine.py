@@ -10,6 +10,7 @@ public names of the parts that live beside it:
                                immutable Board
     games/search/solver.py     the exact search and its depth-aware scores
     games/search/book.py       the 5x5 opening book (``scripts/build_book``)
+    games/search/registry.py   one solver per size, made on first use
     games/search/counts.py     what a textbook alpha-beta and a plain minimax
                                would visit, beside the engine's own count
     games/search/analysis.py   analyse: every legal cell's exact outcome

@@ -52,6 +52,7 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
+@require_GET
 def profile(request, username):
     """A player's public page: who they are, since when, their record, rating and
     streaks, records by opponent, and latest games."""

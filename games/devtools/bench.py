@@ -199,7 +199,7 @@ t0 = time.perf_counter()
 from games import engine
 from games.engine import Board, analyse, best_move
 from games.search.analysis import forget
-from games.search.solver import solver_for
+from games.search.registry import solver_for
 engine.best_move(Board.empty(5))
 first = time.perf_counter() - t0
 rng = random.Random(5)

@@ -191,6 +191,13 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("games:game", args=[self.pk])
 
+    def refresh_from_db(self, *args, **kwargs):
+        """Reloaded, the position is read afresh too: the cached cells and
+        board would otherwise still show the moves as they were."""
+        for name in ("cells", "board"):
+            self.__dict__.pop(name, None)
+        super().refresh_from_db(*args, **kwargs)
+
     # -- the position, derived from the moves ----------------------------------
 
     @property

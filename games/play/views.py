@@ -41,6 +41,7 @@ def _game_or_404(pk: int) -> Game:
         raise Http404("No such game") from None
 
 
+@require_GET
 def home(request):
     """The front page: an invitation to play, and your games in progress."""
     player = current_player(request)

@@ -1,10 +1,11 @@
 """The engine's searches, beside the rules (``games.rules``), one part a module.
 
     solver.py     the exact search: alpha-beta with memory for 4x4 and 5x5, the
-                  3x3 table made at import, one solver per size, the scores
-    book.py       the 5x5 opening book: solved positions near the start, which
-                  the solver loads on its first 5x5 question; built by
-                  ``scripts/build_book``
+                  3x3 table made at import, the scores
+    book.py       the 5x5 opening book: solved positions near the start, built
+                  (and checked) with the solver by ``scripts/build_book``
+    registry.py   one solver per size, made on first use; the 5x5 one loads
+                  the book
     counts.py     what a textbook alpha-beta and a plain minimax would visit
     analysis.py   analyse: every legal cell's exact outcome and what it cost,
                   complete analyses remembered
@@ -13,7 +14,6 @@
     review.py     review: every move of a finished game labelled, and the one
                   that decided it
 
-A module imports only the rules and the modules listed above it (the solver
-loads the book lazily, when first asked about 5x5). The site imports none of
+A module imports only the rules and the modules listed above it. The site imports none of
 them: ``games.engine`` is its one door.
 """

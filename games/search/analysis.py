@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from games.rules import Board
 from games.search.counts import minimax_nodes, textbook_nodes
-from games.search.solver import PROVEN, WIN, ExactSolver, Timeout, child_score_3, solver_for
+from games.search.registry import solver_for
+from games.search.solver import PROVEN, WIN, ExactSolver, Timeout, child_score_3
 
 # --------------------------------------------------------------------------
 # Evaluations and statistics.

@@ -12,7 +12,8 @@ import time
 
 from games.rules import Board, IllegalMoveError, completes_line
 from games.search.analysis import recalled
-from games.search.solver import BEST_3, ExactSolver, Timeout, solver_for
+from games.search.registry import solver_for
+from games.search.solver import BEST_3, ExactSolver, Timeout
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 START_MODES = ("centre", "random", "minimax")

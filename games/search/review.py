@@ -13,7 +13,8 @@ from typing import Sequence
 
 from games.rules import Board
 from games.search.analysis import UNSOLVED, Evaluation, evaluation
-from games.search.solver import Timeout, child_score_3, solver_for
+from games.search.registry import solver_for
+from games.search.solver import Timeout, child_score_3
 
 #: The labels of a reviewed move, best first, as chess sites use them.
 LABELS = ("best", "inaccuracy", "mistake", "blunder")

@@ -1,6 +1,6 @@
 """The exact search: 3x3 by a table made at import, 4x4 and 5x5 by alpha-beta
-with a transposition table (:class:`ExactSolver`), one solver per size
-(:func:`solver_for`, which loads the 5x5 opening book on first use).
+with a transposition table (:class:`ExactSolver`). The process's solver per
+size is :func:`games.search.registry.solver_for`.
 
 Scores inside the searches are from the point of view of the player to move and
 count plies from the start of the game: a win completed at ply ``p`` scores
@@ -400,44 +400,3 @@ def child_score_3(board: Board, cell: int) -> int:
 
 
 _SCORES_3, BEST_3, TREE_3 = _solve_3x3()
-
-
-# --------------------------------------------------------------------------
-# One exact solver per size, made on first use.
-
-_SOLVERS: dict[int, ExactSolver] = {}
-_SOLVERS_LOCK = threading.Lock()
-
-
-def solver_for(size: int) -> ExactSolver:
-    """The process's exact solver for a size, made on first use.
-
-    On 4x4 the first call solves every distinct first move and the best replies
-    to it (a fraction of a second), which keeps every later move fast. On 5x5
-    it loads the opening book; without one (missing or damaged) it still
-    solves every position, only more slowly.
-    """
-    solver = _SOLVERS.get(size)
-    if solver is not None:
-        return solver
-    with _SOLVERS_LOCK:
-        solver = _SOLVERS.get(size)
-        if solver is not None:
-            return solver
-        geo = GEOMETRY[size]
-        if size == 5:
-            from games.search import book as opening_book
-
-            book = opening_book.load_or_none()
-            if book:
-                solver = ExactSolver(geo, book=book.scores, book_line=book.line, book_plies=book.max_ply)
-            else:
-                solver = ExactSolver(geo)
-        else:
-            solver = ExactSolver(geo)
-            for cell in sorted({min(perm[c] for perm in geo.symmetries) for c in range(geo.cells)}):
-                opening = solver.exact(0, 1 << cell)  # O to move after X's first move
-                for _ in solver.best_cells(0, 1 << cell, opening, (c for c in geo.order if c != cell)):
-                    break  # and prove one reply that keeps that score
-        _SOLVERS[size] = solver
-    return solver

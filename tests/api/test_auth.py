@@ -112,6 +112,7 @@ def test_a_token_needs_no_csrf_token(alice):
     assert client.post("/api/games/", {"opponent": "ai"}, format="json").status_code == 201
 
 
-def test_the_token_endpoint_ignores_the_session_and_its_csrf_check(session, password):
+def test_the_token_endpoint_ignores_the_session_and_its_csrf_check(session, alice, password):
     response = session.post(TOKEN_URL, {"username": "alice", "password": password}, format="json")
     assert response.status_code == 200
+    assert response.json()["token"] == Token.objects.get(user=alice).key

@@ -119,9 +119,14 @@ def test_accepting_starts_the_game_at_once(as_bob, alice, bob):
     assert Challenge.objects.get().game_id == game["id"]
 
 
-def test_a_direct_challenge_is_accepted_by_its_opponent(as_bob, alice):
+def test_a_direct_challenge_is_accepted_by_its_opponent(as_bob, alice, bob):
     challenge = _offer(alice, kind="direct", opponent_username="bob")
-    assert as_bob.post(f"/api/challenges/{challenge.pk}/accept/").status_code == 201
+    response = as_bob.post(f"/api/challenges/{challenge.pk}/accept/")
+    assert response.status_code == 201
+    game = Game.objects.get(pk=response.json()["id"])
+    assert {game.x_player, game.o_player} == {alice, bob}
+    challenge.refresh_from_db()
+    assert (challenge.status, challenge.game) == ("accepted", game)
 
 
 def test_an_invite_link_is_accepted_with_its_token(as_bob, alice):
@@ -180,6 +185,8 @@ def test_the_challenger_cancels_a_waiting_challenge(as_alice, alice):
     response = as_alice.post(f"/api/challenges/{challenge.pk}/cancel/")
     assert response.status_code == 200
     assert response.json()["status"] == "cancelled"
+    assert Challenge.objects.get(pk=challenge.pk).status == "cancelled"
+    assert as_alice.get("/api/challenges/").json()["results"][0]["status"] == "cancelled"
 
 
 def test_a_closed_challenge_cannot_be_cancelled_or_declined(as_alice, as_bob, alice, bob):
@@ -194,4 +201,4 @@ def test_a_closed_challenge_cannot_be_cancelled_or_declined(as_alice, as_bob, al
 @pytest.mark.parametrize("action", ["accept", "decline", "cancel"])
 def test_an_unknown_challenge_is_a_404(as_alice, action):
     body = assert_error(as_alice.post(f"/api/challenges/777/{action}/"), 404, "not_found")
-    assert "challenge" in body["message"]
+    assert body["message"] == "There is no such challenge."

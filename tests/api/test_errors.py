@@ -52,6 +52,7 @@ def test_pages_outside_the_api_keep_the_sites_html_404(client):
     response = client.get("/no/such/page/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+    assert "This square is empty" in response.content.decode()
 
 
 def test_an_unexpected_failure_is_a_json_500_and_logged(as_alice, ai_game, monkeypatch, caplog):

@@ -1,7 +1,7 @@
 """Games as JSON: starting one against the AI, listing, showing, resigning,
 aborting, claiming a timeout and the engine's review."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -13,6 +13,7 @@ from games.play.models import Game
 from games.play.players import Player
 from tests import factories
 from tests.api.conftest import assert_error, stored
+from tests.engine import reference
 
 pytestmark = pytest.mark.django_db
 
@@ -74,8 +75,12 @@ def test_every_variant_and_level_can_be_played(as_alice, variant, cells):
 
 
 def test_a_random_side_is_one_of_the_two(as_alice):
-    sides = {as_alice.post("/api/games/", {"side": "random"}).json()["your_side"] for _ in range(12)}
-    assert sides <= {"X", "O"} and sides
+    games = [as_alice.post("/api/games/", {"side": "random"}).json() for _ in range(40)]
+    assert {game["your_side"] for game in games} == {"X", "O"}  # both come up (all alike: 2 in 2**40)
+    for game in games:
+        # Given O, the AI is X and has opened; given X, the player is to move on an empty board.
+        expected = ("X", 1, "O") if game["your_side"] == "O" else ("O", 0, "X")
+        assert (game["ai_side"], game["ply"], game["to_move"]) == expected, game
 
 
 def test_the_defaults_are_the_classic_game_against_the_perfect_ai(as_alice):
@@ -183,7 +188,7 @@ def test_any_signed_in_player_may_look_at_a_game(as_carol, human_game):
 
 def test_an_unknown_game_is_a_404(as_alice):
     body = assert_error(as_alice.get("/api/games/987654/"), 404, "not_found")
-    assert "game" in body["message"]
+    assert body["message"] == "There is no such game."
 
 
 def test_a_finished_game_shows_its_result_and_nobody_to_move(as_alice, finished_game):
@@ -246,7 +251,9 @@ def clocked_game(alice, bob):
 def test_the_clock_is_in_the_game(as_alice, clocked_game):
     game = as_alice.get(f"/api/games/{clocked_game.pk}/").json()
     assert game["move_time_limit"] == 30
-    assert game["turn_deadline"] is not None
+    stored = Game.objects.get(pk=clocked_game.pk)
+    deadline = datetime.fromisoformat(game["turn_deadline"].replace("Z", "+00:00"))
+    assert deadline == stored.turn_started_at + timedelta(seconds=30)
 
 
 def test_the_waiting_player_claims_the_win_once_time_is_up(as_bob, clocked_game):
@@ -276,9 +283,15 @@ def test_a_finished_game_is_reviewed_move_by_move(as_carol, finished_game):
     assert [m["cell"] for m in review["moves"]] == finished_game.cells
     first = review["moves"][0]
     assert (first["player"], first["label"]) == ("X", "best")  # the centre draws
-    assert first["played"] == {"outcome": "draw", "plies": 9, "exact": True}
-    assert set(first["best"]) == {"outcome", "plies", "exact"} and 4 in first["best_cells"]
-    assert "decisive_ply" in review
+    assert first["played"] == first["best"] == {"outcome": "draw", "plies": 9, "exact": True}
+    assert first["best_cells"] == list(range(9))  # every first move draws
+    # The easy AI's reply, as the independent referee judges it.
+    reply = review["moves"][1]
+    position = reference.play("." * 9, 4)
+    outcome, plies = reference.describe(reference.move_values(position)[reply["cell"]], position)
+    assert reply["player"] == "O" and reply["label"] == reference.label(position, reply["cell"])
+    assert reply["played"] == {"outcome": outcome, "plies": plies, "exact": True}
+    assert review["decisive_ply"] == (1 if reply["label"] in ("mistake", "blunder") else None)
 
 
 def test_the_move_that_threw_the_draw_away_is_the_decisive_one(as_bob, alice, bob, human_game):

@@ -11,6 +11,7 @@ Carol, who plays in none of them, on every endpoint), a missing CSRF token
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -155,8 +156,9 @@ WELL_FORMED_BUT_WRONG = {
 def test_well_formed_json_of_the_wrong_shape_is_refused(as_alice, world, endpoint, data):
     before = stored()
     response = _post_raw(as_alice, endpoint, world, json.dumps(data))
-    assert 400 <= response.status_code < 500, response.content
-    assert response.json()["code"]
+    body = assert_error(response, 400, "invalid")  # not a 404, 409 or 500 that happens to be JSON
+    if isinstance(data, dict):
+        assert body["fields"], body  # the fields at fault are named
     assert stored() == before
 
 
@@ -266,6 +268,37 @@ def finished_between_people(alice, bob):
     return game
 
 
+NOT_YOURS = "you are not playing in this game."
+NOT_SENT_TO_YOU = "Could not decline: only the player a challenge was sent to can decline it."
+NOT_YOUR_CHALLENGE = "Could not cancel: only the challenger can cancel a challenge."
+#: What Carol sees after each action on (the game in progress, the finished one
+#: with Bob's rematch offer open): sent back to the game, or to the lobby for a
+#: challenge, with the reason.
+REFUSALS = {
+    "/games/{game}/move/": (f"Move refused: {NOT_YOURS}",) * 2,
+    "/games/{game}/resign/": (f"Could not resign: {NOT_YOURS}",) * 2,
+    "/games/{game}/rematch/": ("No rematch: only a player can ask for a rematch.",) * 2,
+    "/games/{game}/claim/": (f"No win on time: {NOT_YOURS}",) * 2,
+    "/games/{game}/abort/": (f"Could not abort: {NOT_YOURS}",) * 2,
+    "/games/{game}/rematch/offer/": ("No rematch: only a player can offer a rematch.",) * 2,
+    "/games/{game}/rematch/accept/": (
+        "There is no rematch offer waiting.",
+        "No rematch: this challenge was sent to someone else.",
+    ),
+    "/games/{game}/rematch/decline/": ("There is no rematch offer waiting.", NOT_SENT_TO_YOU),
+    "/games/{game}/rematch/cancel/": ("There is no rematch offer waiting.", NOT_YOUR_CHALLENGE),
+    "/challenges/{challenge}/accept/": ("Could not accept: this challenge was sent to someone else.",) * 2,
+    "/challenges/{challenge}/decline/": (NOT_SENT_TO_YOU,) * 2,
+    "/challenges/{challenge}/cancel/": (NOT_YOUR_CHALLENGE,) * 2,
+}
+
+
+def _messages(response) -> list[str]:
+    return [
+        " ".join(m.split()) for m in re.findall(r'<li class="message[^"]*">(.*?)</li>', response.content.decode(), re.S)
+    ]
+
+
 @pytest.mark.parametrize("who", ["carol", "anonymous"])
 @pytest.mark.parametrize(
     "method, path", [p for p in GAME_PAGES if p[0] == "post"], ids=[p for m, p in GAME_PAGES if m == "post"]
@@ -277,7 +310,15 @@ def test_someone_elses_game_from_the_pages_changes_nothing(carol, world, finishe
     if who == "carol":
         client.force_login(carol)
     before = stored()
-    for game in (world["game"], finished_between_people):
-        response = client.post(path.format(game=game.pk, challenge=world["challenge"].pk), {"cell": 4, "ply": 0})
-        assert response.status_code in {302, 403, 404}, (path, response.status_code)
+    for game, reason in zip((world["game"], finished_between_people), REFUSALS[path], strict=True):
+        url = path.format(game=game.pk, challenge=world["challenge"].pk)
+        response = client.post(url, {"cell": 4, "ply": 0})
+        assert response.status_code == 302, (path, response.status_code)
+        if path.startswith("/challenges/"):
+            expected = "/lobby/" if who == "carol" else f"/accounts/login/?next={url}"
+        else:
+            expected = game.get_absolute_url()  # a game is public: anyone is sent back to it
+        assert response["Location"] == expected, path
+        if who == "carol":
+            assert _messages(client.get(response["Location"])) == [reason], path
     assert stored() == before

@@ -55,7 +55,10 @@ def test_another_username_from_the_same_client_is_not_locked(anon, alice, bob, p
     for _ in range(LIMIT):
         ask(anon, "wrong")
 
-    assert ask(anon, password, username="bob").status_code == 200
+    response = ask(anon, password, username="bob")
+    assert response.status_code == 200
+    assert response.json()["token"] == Token.objects.get(user=bob).key
+    assert not Token.objects.filter(user=alice).exists()
 
 
 def test_the_schema_documents_the_lockout(client):

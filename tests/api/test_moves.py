@@ -9,6 +9,7 @@ from games.play import services
 from games.play.models import Game, Move
 from games.play.players import Player
 from tests.api.conftest import assert_error, stored
+from tests.engine import reference
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +52,13 @@ def test_a_game_can_be_played_to_its_end(as_alice, alice):
         response = as_alice.post(_move_url(game), {"cell": cell, "ply": body["ply"]})
         assert response.status_code == 201
         body = response.json()
-    assert body["status"] == "finished" and body["result"] in {"x_won", "o_won", "draw"}
+    # The result is what the final board says (the independent referee reads it).
+    winner = reference.winner(body["board"])
+    assert winner is not None or "." not in body["board"]
+    assert body["status"] == "finished" and body["result"] == {"X": "x_won", "O": "o_won", None: "draw"}[winner]
+    assert body["termination"] == ("line" if winner else "full_board")
     assert body["to_move"] is None and body["finished_at"]
+    assert Game.objects.get(pk=game.pk).result == body["result"]
     assert_error(as_alice.post(_move_url(game), {"cell": 0, "ply": body["ply"]}), 409, "game_over")
 
 
@@ -61,7 +67,9 @@ def test_the_bigger_boards_are_played_the_same_way(as_alice, alice, variant):
     game = services.game_create_against_ai(player=Player(user=alice), variant=variant, side="X", level="medium")
     response = as_alice.post(_move_url(game), {"cell": 5, "ply": 0})
     assert response.status_code == 201
-    assert response.json()["ply"] == 2
+    body = response.json()
+    assert (body["ply"], body["to_move"], body["moves"][0]) == (2, "X", 5)
+    assert body["board"][5] == "X" and body["board"].count("X") == 1 and body["board"].count("O") == 1
 
 
 # -- what is not a move: 400 ----------------------------------------------------------

@@ -84,9 +84,27 @@ def test_a_bad_token_is_refused_everywhere(world, endpoint):
     assert stored() == before
 
 
+#: What an anonymous client gets from each public endpoint.
+PUBLIC = {
+    "token": (400, "invalid_credentials"),  # answered, for the guessed password is wrong
+    "analyse": (200, None),
+    "user_stats": (200, None),
+    "leaderboard": (200, None),
+}
+
+
+def test_the_public_table_covers_every_public_endpoint():
+    assert set(PUBLIC) == {e.name for e in ENDPOINTS if e.public}
+
+
 @pytest.mark.parametrize("endpoint", [e for e in ENDPOINTS if e.public], ids=_id)
 def test_the_public_endpoints_answer_anonymous_clients(anon, world, endpoint):
-    assert endpoint.call(anon, world).status_code in {200, 400}  # 400: the guessed password
+    status, code = PUBLIC[endpoint.name]
+    response = endpoint.call(anon, world)
+    if code is None:
+        assert response.status_code == status, response.content
+    else:
+        assert_error(response, status, code)
 
 
 # What Carol, who plays in none of it, gets from each endpoint.
@@ -135,12 +153,13 @@ def test_carol_cannot_see_a_game_list_other_than_her_own(as_carol, world):
     assert world["challenge"].pk not in ids
 
 
-# What Bob gets when it is Alice's turn in their game.
+# What Bob gets when it is Alice's turn in their game: a refusal, or the game
+# as it ends (status, result, termination).
 OUT_OF_TURN = {
     "moves": (409, "not_your_turn"),
     "claim_timeout": (409, "not_claimable"),  # no clock: Alice has all the time she wants
-    "resign": (200, None),  # a player may resign at any time
-    "abort": (200, None),  # either player may abort before the second move
+    "resign": (200, ("finished", "x_won", "resigned")),  # a player may resign at any time: Alice wins
+    "abort": (200, ("aborted", None, None)),  # either player may abort before the second move
 }
 
 
@@ -149,9 +168,12 @@ def test_the_opponent_out_of_turn(as_bob, world, name):
     status, code = OUT_OF_TURN[name]
     before = stored()
     response = BY_NAME[name].call(as_bob, world)
-    if code is None:
+    if isinstance(code, tuple):
         assert response.status_code == status, response.content
-        assert response.json()["status"] != "in_progress"
+        game = response.json()
+        assert (game["status"], game["result"], game["termination"]) == code
+        again = as_bob.get(f"/api/games/{world['game'].pk}/").json()  # and so it stays
+        assert (again["status"], again["result"], again["termination"]) == code
         return
     body = assert_error(response, status, code)
     assert body["game"]["to_move"] == "X"

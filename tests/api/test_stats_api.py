@@ -99,10 +99,16 @@ def test_the_statistics_cost_the_same_queries_with_few_or_many_games(anon, alice
     for i in range(20):
         human_game(bob, alice, DRAW if i % 2 else X_WINS)
     with django_assert_num_queries(4):
-        anon.get("/api/users/alice/stats/")
+        stats = anon.get("/api/users/alice/stats/").json()
     with django_assert_num_queries(2):
-        anon.get("/api/leaderboard/")
+        board = anon.get("/api/leaderboard/").json()
+    assert (stats["games"], len(stats["records"])) == (21, 1)  # what those queries read
+    assert [row["username"] for row in board["results"]] == sorted(
+        ["alice", "bob"], key=lambda name: -PlayerStats.objects.get(user__username=name).rating
+    )
 
 
 def test_the_profile_page_has_no_error_for_an_impossible_name(client):
-    assert client.get("/players/al%00ice/").status_code == 404
+    response = client.get("/players/al%00ice/")
+    assert response.status_code == 404
+    assert "This square is empty" in response.content.decode()

@@ -47,5 +47,5 @@ def test_an_error_page_is_flagged_not_passed_off_as_a_time(sample_games, monkeyp
 
 
 def test_no_requests_is_refused():
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError, match="--requests must be at least 1"):
         run("--requests", "0")

@@ -94,5 +94,6 @@ def test_making_more_adds_to_what_is_there(sample_games):
 
 
 def test_bad_numbers_are_refused():
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError, match="need --games >= 0, --users >= 2"):
         call_command("make_sample_games", "--users", "1", stdout=StringIO())
+    assert not Game.objects.exists() and not get_user_model().objects.exists()

@@ -10,6 +10,7 @@ from games import engine
 from games.management.commands.play import BadMove, parse_move, render_board
 from games.play import selectors
 from games.play.models import Game, Move, Status
+from tests.engine import reference
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +105,10 @@ def test_a_scripted_game_survives_bad_moves_and_taken_cells_and_plays_to_the_end
     assert game.result in ("o_won", "draw")  # nobody beats the perfect AI
     assert game.cells[0] == 4  # the first good move counted, the bad ones did not
     assert Move.objects.filter(game=game).count() == game.move_count == game.board.ply
-    assert ("It's a draw!" in out and "DRAW!" in out) or ("O wins!" in out and "YOU LOSE!" in out)
+    # The transcript ends with the result the game was stored with, and only that one.
+    said = {"draw": ("It's a draw!", "DRAW!"), "o_won": ("O wins!", "YOU LOSE!")}
+    for result, (line, verdict) in said.items():
+        assert (line in out and verdict in out) == (result == game.result), (game.result, out[-300:])
     assert f"stored as game {game.pk}, in nobody's history" in out
 
 
@@ -134,7 +138,13 @@ def test_h_after_a_losing_move_says_the_loss_is_coming():
     # The AI takes the centre; an edge in reply loses for O against perfect play.
     out = play("--side", "O", "--level", "perfect", "--start-mode", "centre", "--seed", "2", typed="8\nh\nq\n")
 
-    assert re.search(r"Evaluation time: \d+\.\d{7}s\. With perfect play: loss in \d\.", out), out
+    # The position the hint was asked in: the centre, O's edge and the AI's reply.
+    position = "." * 9
+    for cell in only_game().cells[:3]:
+        position = reference.play(position, cell)
+    outcome, plies = reference.describe(max(reference.move_values(position).values()), position)
+    assert outcome == "loss"  # the edge lost, by the independent referee
+    assert re.search(rf"Evaluation time: \d+\.\d{{7}}s\. With perfect play: loss in {plies}\.", out), out
 
 
 # -- who plays what ---------------------------------------------------------------------------

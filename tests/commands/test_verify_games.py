@@ -95,5 +95,5 @@ def test_only_the_named_games_are_checked(games, capsys):
     Game.objects.filter(pk=games["finished"].pk).update(move_count=0)
     call_command("verify_games", "--game", str(games["playing"].pk))
     assert "1 games replay" in capsys.readouterr().out
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError, match=r"1 problem\(s\) in 1 games"):
         call_command("verify_games", "--game", str(games["finished"].pk))

@@ -111,3 +111,17 @@ def reachable(size: int = 3) -> list[str]:
                     seen.add(child)
                     stack.append(child)
     return sorted(seen)
+
+
+def label(position: str, cell: int) -> str:
+    """The chess sites' label for playing ``cell`` in ``position``: best;
+    inaccuracy (same outcome, a slower win or a sooner loss); mistake (a win
+    thrown to a draw); blunder (a win or a draw thrown to a loss)."""
+    values = move_values(position)
+    top = max(values.values())
+    if values[cell] == top:
+        return "best"
+    best, played = describe(top, position)[0], describe(values[cell], position)[0]
+    if played == best:
+        return "inaccuracy"
+    return "blunder" if played == "loss" else "mistake"

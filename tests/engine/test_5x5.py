@@ -8,7 +8,8 @@ import pytest
 
 from games import engine
 from games.engine import Board, analyse, best_move, review
-from games.search.solver import ExactSolver, solver_for
+from games.search.registry import solver_for
+from games.search.solver import ExactSolver
 
 from . import reference
 

@@ -62,7 +62,9 @@ def test_5x5_analysis_is_exact_with_the_block_and_the_losses_told_apart():
     forced = analyse(Board.from_string("XXX......OO.............."))
     assert forced.exact
     assert {str(forced[c]) for c in forced if c != 3} == {"loss in 2"}
-    assert forced[3].outcome in ("win", "draw", "loss") and forced[3].exact
+    # Blocking is the one cell that does not lose at once: the only best cell.
+    assert str(forced[3]) != "loss in 2" and forced[3].exact
+    assert forced.best_cells == [3]
 
 
 def test_5x5_cells_not_solved_within_the_budget_say_so_in_words():

@@ -8,14 +8,14 @@ import pytest
 
 from games import rules
 from games.engine import Board, analyse, best_move
-from games.search import analysis, solver
+from games.search import analysis, registry, solver
 from games.search import book as opening_book
 
 
 @pytest.fixture
 def fresh_solvers(monkeypatch):
     """The engine's solvers and remembered analyses made anew for the test, and put back after."""
-    monkeypatch.setattr(solver, "_SOLVERS", {})
+    monkeypatch.setattr(registry, "_SOLVERS", {})
     monkeypatch.setattr(analysis, "_ANALYSES", OrderedDict())
 
 
@@ -86,7 +86,7 @@ def test_without_its_book_the_engine_says_so_and_still_plays_and_analyses_exactl
     with caplog.at_level(logging.WARNING, logger="games.search.book"):
         analysis = analyse(board)
     assert "checksum does not match" in caplog.text and "solved by search alone" in caplog.text
-    assert not solver.solver_for(5).book
+    assert not registry.solver_for(5).book
     assert analysis.exact
     me, opp = board._mover_masks()
     fresh = solver.ExactSolver(board._geo)

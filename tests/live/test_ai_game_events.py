@@ -55,5 +55,10 @@ async def test_a_spectator_hears_the_move_and_the_ais_reply_together():
     last = None
     while last is None or last["ply"] < played.move_count:
         last = await _next_move(socket)
-    assert last["status"] == "finished"
+    assert (last["ply"], last["status"]) == (played.move_count, "finished")
+    # The last event carries the game's last moves, in the order they were played.
+    assert [move["cell"] for move in last["moves"]] == played.cells[-len(last["moves"]) :]
+    assert [move["ply"] for move in last["moves"]] == list(
+        range(played.move_count - len(last["moves"]), played.move_count)
+    )
     await socket.disconnect()

@@ -144,27 +144,28 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
 
 
 @pytest.mark.parametrize(
-    "frame",
+    "frame, code",
     [
-        "not json",
-        "[4, 0]",
-        '"move"',
-        "null",
-        "[" * 5000 + "]" * 5000,
-        '{"action": "move", "cell": "4", "ply": []}',
-        '{"action": "move", "cell": 99999999999999999999999, "ply": 0}',
-        '{"action": "move\\u0000", "cell": 4}',
+        ("not json", "malformed"),
+        ("[4, 0]", "malformed"),
+        ('"move"', "malformed"),
+        ("null", "malformed"),
+        ("[" * 5000 + "]" * 5000, "malformed"),
+        ('{"action": "move", "cell": "4", "ply": []}', "invalid_ply"),
+        ('{"action": "move", "cell": 99999999999999999999999, "ply": 0}', "invalid_cell"),
+        ('{"action": "move\\u0000", "cell": 4}', "unknown_action"),
     ],
     ids=["text", "array", "string", "null", "nested", "wrong-types", "huge-int", "nul"],
 )
-async def test_a_hostile_frame_is_refused_and_the_socket_goes_on(frame):
+async def test_a_hostile_frame_is_refused_and_the_socket_goes_on(frame, code):
     alice, bob, carol, game = await _players_and_game()
     a, connected, _ = await _connect(alice, f"/ws/games/{game.pk}/")
     assert connected
     assert (await a.receive_json_from())["type"] == "state"
     await a.send_to(text_data=frame)
     refusal = await a.receive_json_from()
-    assert refusal["type"] == "refused"
+    assert (refusal["type"], refusal["code"]) == ("refused", code)
+    assert refusal["message"]  # a reason, for the page to show
     assert await _moves(game) == []
     await a.send_json_to({"action": "move", "cell": 4, "ply": 0})  # still listening
     assert (await a.receive_json_from())["cell"] == 4

@@ -69,7 +69,9 @@ async def test_the_site_works_over_its_whole_stack():
     socket = _site_socket(f"/ws/games/{game.pk}/", session)
     connected, _ = await socket.connect()
     assert connected
-    assert (await socket.receive_json_from())["type"] == "state"
+    state = await socket.receive_json_from()
+    # The session cookie made her alice: she is told her side of her game.
+    assert (state["type"], state["game"], state["side"], state["ply"]) == ("state", game.pk, "X", 0)
     await socket.disconnect()
 
 

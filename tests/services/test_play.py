@@ -11,6 +11,7 @@ from games.errors import InvalidInput, MoveRefused, NotAPlayer
 from games.play import services
 from games.play.models import Game, Move, Status
 from games.play.players import Player, new_guest_key
+from tests.engine import reference
 from tests.factories import stopped_before_the_ai_replied
 
 pytestmark = pytest.mark.django_db
@@ -58,22 +59,24 @@ def test_every_move_is_stored_the_moment_it_is_made(alice):
     assert game.board == Board.from_moves(game.cells)
 
 
-def test_the_perfect_ai_wins_when_the_player_blunders_and_the_game_ends(alice):
-    game = _new(alice, level="perfect")
-    for cell in (1, 3, 7, 5, 2, 6, 0, 8):  # edge moves: sooner or later the AI wins
-        if game.status != Status.IN_PROGRESS:
-            break
-        if cell in game.cells:
-            continue
+@pytest.mark.parametrize("seed", range(4))
+def test_the_perfect_ai_wins_when_the_player_blunders_and_the_game_ends(alice, seed):
+    """The player throws the draw away at the first chance (a losing cell by
+    the independent referee); from then on the perfect AI must win on the board."""
+    game = _new(alice, level="perfect", seed=seed)
+    blundered = False
+    while game.status == Status.IN_PROGRESS:
+        position = str(game.board)
+        values = reference.move_values(position)
+        losing = [cell for cell, score in values.items() if score < 0]
+        cell = losing[0] if losing and not blundered else max(values, key=values.get)
+        blundered |= values[cell] < 0
         game = _play(game, alice, cell)
-    if game.status == Status.IN_PROGRESS:  # play on with any free cell
-        while game.status == Status.IN_PROGRESS:
-            game = _play(game, alice, game.board.legal_moves[0])
-    assert game.status == Status.FINISHED
-    assert game.result in ("o_won", "draw")
-    assert game.finished_at is not None
-    assert game.termination in ("line", "full_board")
-    assert game.outcome_for("X") in ("lost", "drawn")
+    assert blundered, "the player never had a losing move to make"
+    assert game.status == Status.FINISHED and game.finished_at is not None
+    assert (game.result, game.termination) == ("o_won", "line")
+    assert reference.winner(str(game.board)) == "O"
+    assert game.outcome_for("X") == "lost"
 
 
 def test_a_full_game_against_perfect_never_ends_in_a_win_for_the_player(alice):
@@ -264,3 +267,19 @@ def test_simultaneous_moves_for_one_ply_store_exactly_one(django_user_model):
     assert len(applied) == 1
     game.refresh_from_db()
     assert game.move_count == 2  # the one move that won, and the AI's reply to it
+    # The others were told: a repeat of the winning cell is the same move again
+    # (not applied), any other cell a refusal for a ply already taken.
+    winner = game.cells[0]
+    same_cell = sum(1 for cell in range(threads_n) if cell % 9 == winner)
+    assert sorted(outcomes) == sorted(
+        [("ok", True)] + [("ok", False)] * (same_cell - 1) + [("refused", "stale_ply")] * (threads_n - same_cell)
+    )
+
+
+def test_a_reloaded_game_shows_the_moves_made_since(alice):
+    game = _new(alice)
+    assert game.cells == []
+    services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=0)
+    game.refresh_from_db()
+    assert game.move_count == 2 and len(game.cells) == 2 and game.cells[0] == 4
+    assert str(game.board).count(".") == 7

@@ -246,7 +246,9 @@ def test_deleting_needs_the_csrf_token(user, password):
     client.force_login(user)
     response = client.post(DELETE_URL, {"password": password})
     assert response.status_code == 403
+    assert "That form has expired" in response.content.decode()  # templates/403_csrf.html
     assert get_user_model().objects.filter(pk=user.pk).exists()
+    assert client.get(ACCOUNT).status_code == 200  # still signed in
 
 
 def test_a_visitor_posting_is_sent_to_log_in_and_nothing_is_deleted(client, user, password):
@@ -297,7 +299,8 @@ def test_the_opponent_keeps_the_games_marked_as_deleted_and_can_replay_them(clie
     assert replay.status_code == 200 and "2 / 5" in replay.content.decode()
     profile = Client().get("/players/bob/").content.decode()
     assert "Deleted player" in profile and "Against other players" not in profile
-    assert Client().get("/players/alice/").status_code == 404
+    gone = Client().get("/players/alice/")
+    assert gone.status_code == 404 and "This square is empty" in gone.content.decode()
     api = as_bob.get(f"/api/games/{ongoing.pk}/").json()
     assert api["o_player"] == {"username": None, "name": "Deleted player", "kind": "deleted", "level": None}
     assert (api["status"], api["result"], api["termination"]) == ("finished", "x_won", "resigned")
@@ -333,6 +336,8 @@ def test_deleting_a_user_in_the_admin_finishes_their_games_too(admin_client, use
 def test_the_admin_does_not_offer_to_delete_the_last_superuser(admin_client, django_user_model):
     (admin,) = django_user_model.objects.filter(is_superuser=True)
     assert admin_client.get(reverse("admin:auth_user_delete", args=[admin.pk])).status_code == 403
+    confirmed = admin_client.post(reverse("admin:auth_user_delete", args=[admin.pk]), {"post": "yes"})
+    assert confirmed.status_code == 403  # confirming by hand does not get round it
     assert django_user_model.objects.filter(pk=admin.pk).exists()
     services.account_delete(user=django_user_model.objects.create_user("someone", password="x"))  # others may go
     assert not django_user_model.objects.filter(username="someone").exists()

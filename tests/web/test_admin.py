@@ -217,8 +217,12 @@ def test_the_game_cannot_be_edited_by_hand(admin_client, user, bob):
     assert Move.objects.filter(game=game).count() == 2
 
 
-def test_games_cannot_be_added_in_the_admin(admin_client):
+def test_games_cannot_be_added_in_the_admin(admin_client, user):
     assert admin_client.get(reverse("admin:games_game_add")).status_code == 403
+    posted = admin_client.post(
+        reverse("admin:games_game_add"), {"x_player": user.pk, "status": "finished", "result": "x_won"}
+    )
+    assert posted.status_code == 403 and not Game.objects.exists()
     assert "Add game" not in admin_client.get(CHANGELIST).content.decode()
 
 
@@ -333,10 +337,20 @@ def test_challenges_are_listed_for_staff_and_cannot_be_edited(admin_client, djan
     html = page.content.decode()
     assert "challenger1" in html and "1 minute" in html
     assert admin_client.get("/admin/games/challenge/add/").status_code == 403
+    posted = admin_client.post("/admin/games/challenge/add/", {"challenger": alice.pk, "kind": "open"})
+    assert posted.status_code == 403
+    assert "0 of 1 selected" in admin_client.get("/admin/games/challenge/").content.decode()  # still just the one
 
 
 def test_staff_cannot_delete_games_only_abort_them(admin_client, user):
     game = services.game_create_against_ai(player=Player(user=user), seed=1)
     assert admin_client.get(f"/admin/games/game/{game.pk}/delete/").status_code == 403
+    assert admin_client.post(f"/admin/games/game/{game.pk}/delete/", {"post": "yes"}).status_code == 403
+    # The bulk delete action is not offered, and asking for it by name does nothing.
+    bulk = admin_client.post(
+        CHANGELIST, {"action": "delete_selected", "_selected_action": [game.pk], "post": "yes"}, follow=True
+    )
+    assert '<li class="warning">No action selected.</li>' in bulk.content.decode()
+    assert Game.objects.filter(pk=game.pk).exists()
     actions = admin_client.get("/admin/games/game/").content.decode()
     assert "delete_selected" not in actions and "abort_unfinished" in actions

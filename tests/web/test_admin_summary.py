@@ -39,3 +39,4 @@ def test_only_staff_reach_the_admin_index(client, user):
     client.force_login(user)
     response = client.get("/admin/")
     assert response.status_code == 302 and "site-summary" not in response.content.decode()
+    assert response["Location"] == "/admin/login/?next=/admin/"

@@ -148,7 +148,9 @@ def test_an_open_challenge_from_the_form_waits_in_the_lobby(client, user, bob):
         300,
     )
     assert "Your challenge is in the lobby" in _messages(client.get(reverse("games:lobby")))
-    assert re.search(r"bob|5×5.*you play X · 5 minutes a move", _text(_as(bob).get(reverse("games:lobby"))))
+    # Bob sees alice's challenge from his side: he would play X.
+    bobs_lobby = _text(_as(bob).get(reverse("games:lobby")))
+    assert "alice 5×5, four in a row · you play X · 5 minutes a move · just now Accept" in bobs_lobby
 
 
 def test_a_challenge_to_a_named_player_reaches_only_them(client, user, bob, carol):
@@ -184,7 +186,10 @@ def test_a_bad_challenge_is_shown_on_the_form_and_nothing_is_stored(client, user
     assert response.status_code == 400
     html = response.content.decode()
     assert field_error in html
-    assert 'aria-invalid="true"' in html or "errorlist" in html
+    # The field at fault, and only that one, is marked invalid for screen readers.
+    (at_fault,) = (name for name in fields if name != "kind")
+    invalid = re.findall(r'<(?:input|select)[^>]*\bname="(\w+)"[^>]*aria-invalid="true"', html)
+    assert set(invalid) == {at_fault}, invalid
     assert Challenge.objects.count() == 0
 
 
@@ -234,7 +239,7 @@ def test_a_challenge_for_someone_else_cannot_be_accepted_or_declined(client, use
     response = client.post(reverse("games:challenge_accept", args=[challenge.pk]), follow=True)
     assert "Could not accept: this challenge was sent to someone else." in _messages(response)
     response = client.post(reverse("games:challenge_decline", args=[challenge.pk]), follow=True)
-    assert "Could not decline" in _messages(response)
+    assert "Could not decline: only the player a challenge was sent to can decline it." in _messages(response)
     challenge.refresh_from_db()
     assert challenge.status == "open" and Game.objects.count() == 0
 
@@ -273,7 +278,8 @@ def test_answering_needs_sign_in_and_a_real_challenge(client, user):
     for name in ("challenge_accept", "challenge_decline", "challenge_cancel"):
         response = client.post(reverse(f"games:{name}", args=[challenge.pk]))
         assert response.status_code == 302 and reverse("login") in response["Location"]
-        assert _as(user).post(reverse(f"games:{name}", args=[99999])).status_code == 404
+        missing = _as(user).post(reverse(f"games:{name}", args=[99999]))
+        assert missing.status_code == 404 and "This square is empty" in missing.content.decode()
         assert _as(user).get(reverse(f"games:{name}", args=[challenge.pk])).status_code == 405
     challenge.refresh_from_db()
     assert challenge.status == "open"
@@ -349,7 +355,9 @@ def test_a_cancelled_or_declined_invite_says_so(client, user, bob):
 
 
 def test_an_unknown_invite_is_a_404(client):
-    assert client.get(reverse("games:challenge", args=["no-such-token"])).status_code == 404
+    response = client.get(reverse("games:challenge", args=["no-such-token"]))
+    assert response.status_code == 404
+    assert "This square is empty" in response.content.decode()  # the site's own 404 page
 
 
 # -- the game page between people -------------------------------------------------------------
@@ -420,7 +428,8 @@ def test_only_a_player_to_wait_for_claims(client, user, bob, carol):
     response = _client(client, carol).post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
     assert "No win on time: you are not playing in this game." in _messages(response)
     assert Game.objects.get(pk=game.pk).status == "in_progress"
-    assert client.post(reverse("games:claim_timeout", args=[99999])).status_code == 404
+    missing = client.post(reverse("games:claim_timeout", args=[99999]))
+    assert missing.status_code == 404 and "This square is empty" in missing.content.decode()
 
 
 def test_a_game_can_be_aborted_before_the_second_move_only(client, user, bob):

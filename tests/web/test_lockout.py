@@ -96,9 +96,11 @@ def test_the_lock_holds_one_username_from_one_address_only(client, user, django_
 
     # The owner, from another address, signs in: a stranger cannot lock them out.
     assert sign_in(client, "alice", password, REMOTE_ADDR="10.0.0.2").status_code == 302
+    assert signed_in(client)
     client.post(reverse("logout"))
     # Another account from the locked address is not locked either.
     assert sign_in(client, "bob", password).status_code == 302
+    assert client.session["_auth_user_id"] == str(django_user_model.objects.get(username="bob").pk)
 
 
 def test_a_forged_forwarded_for_header_does_not_dodge_the_lock(client, user, password):
@@ -107,7 +109,9 @@ def test_a_forged_forwarded_for_header_does_not_dodge_the_lock(client, user, pas
     for n in range(LIMIT):
         sign_in(client, "alice", "wrong-password", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
 
-    assert sign_in(client, "alice", password, HTTP_X_FORWARDED_FOR="203.0.113.99").status_code == 429
+    response = sign_in(client, "alice", password, HTTP_X_FORWARDED_FOR="203.0.113.99")
+    assert response.status_code == 429 and LOCKED in response.content.decode()
+    assert not signed_in(client)
 
 
 def test_the_admin_login_is_locked_too(client, django_user_model, password):

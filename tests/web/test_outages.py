@@ -118,6 +118,8 @@ def test_an_interface_error_is_an_outage_too(browser_client):
 def test_sqlite_locked_past_its_timeout_is_an_outage(browser_client, game):
     with mock.patch("games.play.services.game_play_move", side_effect=OperationalError("database is locked")):
         assert_503_page(browser_client.post(f"/games/{game.pk}/move/", {"cell": 4, "ply": 0}))
+    game.refresh_from_db()
+    assert game.move_count == 0
 
 
 def test_the_session_lookup_failing_is_a_503(browser_client):
@@ -136,8 +138,11 @@ def test_the_session_failing_inside_djangos_own_error_pages_is_a_503(browser_cli
     with mock.patch.object(SessionStore, "load", side_effect=OperationalError("server closed the connection")):
         assert_503_page(browser_client.get("/no/such/page/"))
         assert_503_page(csrf_checked.post("/play/", {"variant": "3x3"}))  # no CSRF token: the 403 page
-    assert browser_client.get("/no/such/page/").status_code == 404
-    assert csrf_checked.post("/play/", {"variant": "3x3"}).status_code == 403
+    # Back: the site's own pages again.
+    not_found = browser_client.get("/no/such/page/")
+    assert not_found.status_code == 404 and "This square is empty" in not_found.content.decode()
+    refused = csrf_checked.post("/play/", {"variant": "3x3"})
+    assert refused.status_code == 403 and "That form has expired" in refused.content.decode()
 
 
 def test_the_session_save_failing_after_the_view_is_a_503():
@@ -163,6 +168,8 @@ def test_other_failures_stay_500s(browser_client):
         response = browser_client.get("/games/")
     assert response.status_code == 500
     assert "Retry-After" not in response
+    html = response.content.decode()
+    assert "Something went wrong on our side" in html and "Back in a moment" not in html
 
 
 def test_the_api_is_a_json_503_while_the_database_is_down(user, game):
@@ -202,6 +209,9 @@ def test_pages_need_no_redis(browser_client, user, redis_down):
     # A finished game's review is cached in Redis; without it, it is worked out afresh.
     for path in ["/", "/leaderboard/", "/games/", finished.get_absolute_url()]:
         assert browser_client.get(path).status_code == 200, path
+    page = browser_client.get(finished.get_absolute_url()).content.decode()
+    assert "The AI won" in page and "by resignation" in page
+    assert "Back in a moment" not in page
 
 
 def test_redis_back_and_the_api_answers_again(user):

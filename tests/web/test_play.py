@@ -10,6 +10,7 @@ from games.play import selectors, services
 from games.play.models import Game, Move
 from games.play.players import Player
 from tests import factories
+from tests.engine import reference
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +108,8 @@ def test_someone_elses_game_cannot_be_played(client, client_logged_in):
     assert Move.objects.filter(game=game).count() == 0
     partial = other.post(reverse("games:move", args=[game.pk]), {"cell": "0", "ply": "0"}, HTTP_X_PARTIAL="1")
     assert partial.status_code == 403
+    assert "Move refused: you are not playing in this game" in partial.content.decode()
+    assert Move.objects.filter(game=game).count() == 0
     # Watching is allowed; the board just takes no input.
     page = other.get(game.get_absolute_url())
     assert page.status_code == 200 and "Your turn" not in page.content.decode()
@@ -129,6 +132,9 @@ def test_an_unknown_game_is_a_styled_404(client):
         client.post(reverse("games:rematch", args=[999])),
     ):
         assert response.status_code == 404
+        html = response.content.decode()
+        assert "This square is empty" in html  # templates/404.html, not a bare "Not Found"
+        assert 'class="site-header"' in html
 
 
 def test_the_hint_names_a_cell_and_the_time_it_took(client):
@@ -140,13 +146,34 @@ def test_the_hint_names_a_cell_and_the_time_it_took(client):
     assert html.count("cell--hint") == 1
 
 
+def test_the_hint_names_the_one_cell_that_saves_the_game(client):
+    # X: 0 and 8, O: 4 and 1, X to move: O threatens 1-4-7, and only 7 does not lose.
+    game = _ai_game_at(client, [0, 4, 8, 1], variant="3x3")
+    position = str(game.board)
+    values = reference.move_values(position)
+    # By the independent referee: 7 draws, every other cell loses.
+    assert values[7] == 0 and all(score < 0 for cell, score in values.items() if cell != 7)
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    assert re.search(r"Recommended: <strong>row 3, column 2</strong>\s+\(draw with perfect play\)", html)
+    assert re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html) == ["7"]
+
+
 def test_the_ai_s_thinking_paints_every_free_cell_and_counts_the_nodes(client):
     game = _start(client)
     client.post(reverse("games:move", args=[game.pk]), {"cell": "1", "ply": "0"})  # an edge: now X can lose
-    html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
+    page = client.get(game.get_absolute_url(), {"thinking": "1"})
+    html = page.content.decode()
     outcomes = re.findall(r'cell__eval">([^<]+)<', html)
     assert len(outcomes) == 7  # every free cell
-    assert all(re.fullmatch(r"win \d|draw|loss \d", o) for o in outcomes)
+    # Each cell reads what an independent minimax says of it (tests/engine/reference.py).
+    position = _marks(page)
+    painted = dict(re.findall(r'value="(\d+)"[^>]*>\s*<span class="cell__eval">([^<]+)<', html))
+    expected = {}
+    for cell, score in reference.move_values(position).items():
+        outcome, plies = reference.describe(score, position)
+        expected[str(cell)] = "draw" if outcome == "draw" else f"{outcome} {plies}"
+    assert painted == expected, position
+    assert "loss" in " ".join(painted.values())  # after the edge, some replies lose
     assert "Positions this search visited (alpha-beta with memory)" in html
     assert "A textbook alpha-beta (no memory, fixed order)" in html
     assert "Plain minimax (the whole game tree)" in html
@@ -240,16 +267,26 @@ def test_a_hint_on_a_position_not_solved_in_time_recommends_nothing_rather_than_
 def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_logged_in, user):
     game = services.game_create_against_ai(player=Player(user=user), side="X", seed=3)
     for cell in (1, 7, 3, 5, 0, 2, 6, 8):
-        game.refresh_from_db()
+        game = Game.objects.get(pk=game.pk)
         if game.status != "in_progress" or cell in game.cells:
             continue
         services.game_play_move(game_id=game.pk, player=Player(user=user), cell=cell, ply=game.move_count)
-    game.refresh_from_db()
+    game = Game.objects.get(pk=game.pk)
     while game.status == "in_progress":
-        free = next(c for c in range(9) if c not in Game.objects.get(pk=game.pk).cells)
+        free = next(c for c in range(9) if c not in game.cells)
         services.game_play_move(game_id=game.pk, player=Player(user=user), cell=free, ply=game.move_count)
-        game.refresh_from_db()
-    page = client_logged_in.get(game.get_absolute_url()).content.decode()
+        game = Game.objects.get(pk=game.pk)
+    # The perfect AI wins exactly when one of the player's moves threw the draw
+    # away (by the independent referee), and draws otherwise.
+    moves, position, blundered = game.cells, "." * 9, False
+    for cell in game.cells:
+        if reference.to_move(position) == "X":
+            blundered |= reference.move_values(position)[cell] < 0
+        position = reference.play(position, cell)
+    assert game.result == ("o_won" if blundered else "draw")
+    response = client_logged_in.get(game.get_absolute_url())
+    page = response.content.decode()
+    assert _marks(response) == position
     for ply in range(game.move_count):
         assert f'href="?ply={ply}"' in page
     # The latest position has the game's own address, so a reload after
@@ -260,10 +297,21 @@ def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_log
     assert f'href="?ply={game.move_count}"' not in replay
     assert _marks(client_logged_in.get(game.get_absolute_url(), {"ply": "2"})).count(".") == 7
     assert _marks(client_logged_in.get(game.get_absolute_url(), {"ply": "0"})) == "........."
-    assert client_logged_in.get(game.get_absolute_url(), {"ply": "nonsense"}).status_code == 200
-    assert re.search(r"label--(best|inaccuracy|mistake|blunder)", page)
-    if game.result == "o_won":
-        assert "decided the game" in page
+    nonsense = client_logged_in.get(game.get_absolute_url(), {"ply": "nonsense"})
+    assert nonsense.status_code == 200 and _marks(nonsense) == position  # the game as it stands
+    # Every move labelled as the referee would label it, in order.
+    shown = [label for label in re.findall(r'class="label label--(\w+)"', page) if label != "decisive"]
+    assert shown == _reference_labels(moves)
+    assert ("decided the game" in page) == blundered
+
+
+def _reference_labels(moves: list[int]) -> list[str]:
+    """Each 3x3 move's label by the chess sites' rules, from the independent referee."""
+    labels, position = [], "." * 9
+    for cell in moves:
+        labels.append(reference.label(position, cell))
+        position = reference.play(position, cell)
+    return labels
 
 
 #: A 4x4 game X wins down the first column, with one move of each kind in it.

@@ -123,7 +123,9 @@ def test_the_page_costs_the_same_queries_with_few_or_many_games(client, user, bo
     ai_game(user, level="medium", variant="4x4", resign=True)
     DailyStats.objects.filter(pk=DailyStats.objects.first().pk).update(day="2020-01-01")
     with django_assert_num_queries(3):
-        client.get(STATS, {"variant": variant})
+        response = client.get(STATS, {"variant": variant})
+    text = _text(response.content.decode())
+    assert "Games played 15" in text and f"First moves on {variant}" in text  # the page those queries drew
 
 
 def test_the_ais_losses_count_the_side_it_played_guests_included(client):
