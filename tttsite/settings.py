@@ -1,6 +1,6 @@
 """Settings for tttsite, read from the environment.
 
-Every knob a deployment turns is an environment variable (see README.md,
+Every knob a deployment turns is an environment variable (see docs/operations.md,
 "Settings"); the defaults suit a laptop: SQLite in the project folder, e-mail
 printed to the console, plain http on 127.0.0.1.
 """
@@ -330,7 +330,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Tic-tac-toe against a minimax AI and against other people.\n\n"
         "**Authentication**: `Authorization: Token <token>` (POST /api/auth/token/), or the site's "
-        "session with its CSRF token. Only /api/analyse/ and /api/auth/token/ answer anonymous clients.\n\n"
+        "session with its CSRF token. Only /api/analyse/, /api/auth/token/, a player's statistics (/api/users/{username}/stats/) and the leaderboard answer anonymous clients.\n\n"
         '**Errors** have one body: `{"code", "message"}`, plus `fields` for invalid input and '
         "`game` (as it now stands) when an action on a game is refused (409).\n\n"
         '**Moves** are `{"cell", "ply"}`: 201 when played (with the AI\'s reply), 200 when the '

@@ -5,8 +5,8 @@ Decisions a client can rely on (the schema at /api/schema/ and the docs at
 
 - Authentication: ``Authorization: Token <key>`` (POST /api/auth/token/), or
   the site's session with its CSRF token. Only /api/analyse/, the token
-  endpoint and the schema and docs are open to anonymous clients; everything
-  else answers 401.
+  endpoint, a player's statistics, the leaderboard and the schema and docs
+  are open to anonymous clients; everything else answers 401.
 - Any signed-in player may read any game (GET /api/games/{id}/ and its
   review), as anyone may open a game's page on the site; only its players may
   act on it (403 ``not_a_player``).

@@ -226,9 +226,10 @@ class Game(models.Model):
 
     @property
     def awaits_ai(self) -> bool:
-        """The AI is owed a move: its turn in a game in progress (on 4x4 and 5x5
-        it thinks after the person's move is stored; on any board a restart
-        between the two writes can leave it owed)."""
+        """The AI is owed a move: its turn in a game in progress. The move
+        service makes its reply before it returns, so this is seen only while
+        it thinks (4x4 and 5x5) or after a server stopped meanwhile
+        (``manage.py play_owed_moves``, or the page's "Let the AI move")."""
         return self.is_in_progress and bool(self.ai_side) and self.board.to_move == self.ai_side
 
     @property

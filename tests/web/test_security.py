@@ -17,7 +17,7 @@ from tests.factories import ai_game, human_game
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
-#: What a real deployment sets (README, "Settings"). Nothing here connects to
+#: What a real deployment sets (docs/operations.md, "Settings"). Nothing here connects to
 #: the database or Redis: the checks only read the settings.
 PRODUCTION_ENV = {
     "DEBUG": "0",
