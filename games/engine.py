@@ -14,7 +14,8 @@ public names of the parts that live beside it:
     games/search/counts.py     what a textbook alpha-beta and a plain minimax
                                would visit, beside the engine's own count
     games/search/analysis.py   analyse: every legal cell's exact outcome
-    games/search/moves.py      best_move at each level, opening_move
+    games/search/moves.py      best_move at each level, opening_move, and
+                               principal_variation: the line of best play
     games/search/review.py     review: every move of a finished game labelled
 
 Every board is solved exactly: 3x3 by a table made at import, 4x4 and 5x5 by
@@ -37,7 +38,7 @@ from games.rules import (
 from games.search.analysis import DEFAULT_BUDGET as DEFAULT_BUDGET
 from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse
 from games.search.counts import TEXTBOOK_COUNT_LIMIT as TEXTBOOK_COUNT_LIMIT
-from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, best_move, opening_move
+from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, Line, best_move, opening_move, principal_variation
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
 from games.search.review import LABELS, MoveReview, Review, review
 from games.search.review import REVIEW_BUDGET as REVIEW_BUDGET
@@ -64,6 +65,8 @@ __all__ = [
     "analyse",
     "review",
     "opening_move",
+    "principal_variation",
+    "Line",
     "other_side",
     "side_to_move",
 ]

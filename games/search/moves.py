@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
 from games.rules import Board, IllegalMoveError, completes_line
 from games.search.analysis import recalled
@@ -153,3 +154,57 @@ def opening_move(board: Board, mode: str, level: str = "perfect", seed: int | No
     if mode == "random":
         return rng.choice(board.legal_moves)
     return best_move(board, level, seed)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of best play: ``cells`` played in turn from a position, each the
+    mover's perfect move (fastest win, slowest loss; among equals the lowest
+    cell, so a line is the same every time it is asked for). ``complete`` is
+    True when the line reaches the end of the game, False when the budget ran
+    out first (the cells then are the moves proven so far)."""
+
+    cells: tuple[int, ...]
+    complete: bool
+
+
+#: Seconds a principal variation may take in all, by default.
+LINE_BUDGET = 3.0
+
+
+def principal_variation(board: Board, budget: float | None = None) -> Line:
+    """The line of best play from ``board`` to the end of the game: what
+    perfect play by both sides looks like from here. Exact on every board;
+    within ``budget`` seconds (default :data:`LINE_BUDGET`) on 4x4 and 5x5."""
+    deadline = time.perf_counter() + (LINE_BUDGET if budget is None else budget)
+    cells: list[int] = []
+    while not board.is_game_over():
+        if board._geo.size == 3:
+            cell = BEST_3[board._x | board._o << 9][0]
+        else:
+            known = recalled(board)
+            if known is not None:
+                cell = known.best_cells[0]
+            else:
+                try:
+                    cell = _lowest_perfect_cell(board, deadline)
+                except Timeout:
+                    return Line(tuple(cells), complete=False)
+        cells.append(cell)
+        board = board.play(cell)
+    return Line(tuple(cells), complete=True)
+
+
+def _lowest_perfect_cell(board: Board, deadline: float) -> int:
+    """The lowest of the mover's best cells on 4x4 or 5x5; Timeout past ``deadline``."""
+    solver = solver_for(board._geo.size)
+    me, opp = board._mover_masks()
+    with solver.lock:
+        solver.deadline = deadline
+        try:
+            value = solver.exact(me, opp)
+            for cell in solver.best_cells(me, opp, value, board.legal_moves):
+                return cell
+        finally:
+            solver.deadline = None
+    raise AssertionError(f'no cell reaches the score of "{board}"')  # cannot happen
