@@ -4,6 +4,7 @@ redirects use; each domain's views answer its own."""
 from django.urls import path
 
 from games.accounts import views as accounts
+from games.learn.urls import urlpatterns as learning
 from games.lobby import views as lobby
 from games.play import history
 from games.play import views as play
@@ -43,4 +44,6 @@ urlpatterns = [
     # Statistics.
     path("stats/", stats.stats, name="stats"),
     path("leaderboard/", stats.leaderboard, name="leaderboard"),
+    # Learning minimax (games/learn/).
+    *learning,
 ]
