@@ -1,0 +1,345 @@
+"""Reviews that teach: for a move of a finished game, the better move, the
+line of best play that follows it, and the sentence that says what was at stake.
+
+The engine's review (``engine.review``) labels every move; this module adds
+what a learner needs to understand a label: where the better move was, how
+the game goes on after it and after the move played, and, for the move that
+decided the game, why it did. Cells are named the way the move list names
+them, "row 2, col 3", everywhere here.
+
+Lines cost engine time on 4x4 and 5x5, so a page asks for one move's lines
+(:func:`move_lesson`) and the API for the better moves' lines within one
+budget (:func:`better_moves`). Both are cached: a finished game never changes.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from games import engine
+from games.serving import outages
+
+#: Seconds each line on a page may take (4x4 and 5x5; 3x3 is a table look-up).
+LESSON_LINE_BUDGET = 2.0
+#: Seconds all the better moves' lines of one game may take together, for the API.
+REVIEW_LINES_BUDGET = 6.0
+#: How long lines are kept: a day when complete, ten minutes when a budget ran
+#: out (a later try, with the engine's memory warmer, may finish them).
+_KEEP_COMPLETE, _KEEP_PARTIAL = 24 * 3600, 600
+
+
+# --------------------------------------------------------------------------
+# Words.
+
+
+def cell_name(cell: int, size: int) -> str:
+    """A cell as the move list names it: "row 2, col 3"."""
+    row, col = divmod(cell, size)
+    return f"row {row + 1}, col {col + 1}"
+
+
+def _moves(count: int) -> str:
+    return "1 move" if count == 1 else f"{count} moves"
+
+
+def would_have(evaluation: engine.Evaluation) -> str:
+    """What a better move would have done, counted from that move itself:
+    "would have won in 3 moves", "would have drawn", "would have lost more slowly, in 6 moves"."""
+    if evaluation.outcome == "win":
+        return "would have won at once" if evaluation.plies == 1 else f"would have won in {_moves(evaluation.plies)}"
+    if evaluation.outcome == "draw":
+        return "would have drawn"
+    return f"would have lost more slowly, in {_moves(evaluation.plies)}"
+
+
+def what_follows(evaluation: engine.Evaluation, mover: str) -> str:
+    """How the game goes on after a move, with best play from both sides,
+    counted after it: "O wins in 3 more moves", "X wins with the next move",
+    "it is a draw with best play"."""
+    if evaluation.plies == 1:
+        return f"{mover} has won" if evaluation.outcome == "win" else "the game ends in a draw"
+    if evaluation.outcome == "draw":
+        return "it is a draw with best play"
+    winner = mover if evaluation.outcome == "win" else engine.other_side(mover)
+    more = evaluation.plies - 1
+    return f"{winner} wins with the next move" if more == 1 else f"{winner} wins in {more} more moves"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --------------------------------------------------------------------------
+# A line of best play, as a learner reads it.
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a line: its number in the game (1 for the first move), who plays it and where."""
+
+    number: int
+    mark: str
+    cell: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ShownLine:
+    """A line of best play from a position, move by move, and how it ends in words."""
+
+    steps: tuple[Step, ...]
+    ending: str  # "X wins", "O wins", "a draw", or what stopped it
+    complete: bool
+
+
+def shown_line(board: engine.Board, cells: tuple[int, ...], complete: bool = True) -> ShownLine:
+    """``cells`` played in turn from ``board``, named and numbered as in the game."""
+    steps = []
+    for cell in cells:
+        steps.append(Step(board.ply + 1, board.to_move, cell, cell_name(cell, board.size)))
+        board = board.play(cell)
+    if not complete:
+        ending = "the engine ran out of time here; it does not guess the rest"
+    elif board.winner:
+        ending = f"{board.winner} wins"
+    else:
+        ending = "a draw"
+    return ShownLine(tuple(steps), ending, complete)
+
+
+# --------------------------------------------------------------------------
+# One move's lesson, for the game page and its replay.
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What one reviewed move teaches: what was played, its label, and for
+    anything but *best* the better move and the lines after it and after
+    the move played."""
+
+    move: engine.MoveReview
+    size: int
+    decisive: bool
+    better_line: ShownLine | None  # the better move, then best play
+    played_line: ShownLine | None  # best play after the move played
+
+    @property
+    def number(self) -> int:
+        return self.move.ply + 1
+
+    @property
+    def played_name(self) -> str:
+        return cell_name(self.move.cell, self.size)
+
+    @property
+    def better_cells(self) -> tuple[int, ...]:
+        """Every cell that would have done better than the move played (none for *best*)."""
+        return self.move.best_cells if self.move.label in engine.LABELS[1:] else ()
+
+    @property
+    def better_cell(self) -> int | None:
+        """The better move whose line is shown: the lowest of the better cells."""
+        return self.better_cells[0] if self.better_cells else None
+
+    @property
+    def better_name(self) -> str:
+        return cell_name(self.better_cell, self.size) if self.better_cells else ""
+
+    @property
+    def also_better(self) -> list[str]:
+        """The other better cells, named: as good as the one whose line is shown."""
+        return [cell_name(cell, self.size) for cell in self.better_cells[1:]]
+
+    @property
+    def verdict(self) -> str:
+        """The sentence: "Row 3, col 1 would have drawn; after row 1, col 3, O wins in 3 more moves." """
+        move = self.move
+        if move.label == "unsolved":
+            return f"{_capital(self.played_name)}: the engine could not solve this position in time, and it does not guess."
+        after = what_follows(move.played, move.player)
+        if move.label == "best":
+            return f"{_capital(self.played_name)} was the best move: after it, {after}."
+        return f"{_capital(self.better_name)} {would_have(move.best)}; after {self.played_name}, {after}."
+
+    @property
+    def better_note(self) -> str:
+        """What a better cell on the board says to a screen reader."""
+        return f"the better move for {self.move.player}, it {would_have(self.move.best)}"
+
+    @property
+    def decided(self) -> str:
+        """Why the decisive move decided the game ("" for any other move)."""
+        return f"This move decided the game: {why_decisive(self.move)}." if self.decisive else ""
+
+
+def why_decisive(move: engine.MoveReview) -> str:
+    """Why a move labelled mistake or blunder changed the outcome:
+    "until it, X could still draw; from here O wins with best play, whatever X does"."""
+    mover = move.player
+    before = f"{mover} could still {'win' if move.best.outcome == 'win' else 'draw'}"
+    if move.played.outcome == "loss":
+        after = f"{engine.other_side(mover)} wins with best play, whatever {mover} does"
+    else:
+        after = f"the best {mover} can get is a draw"
+    return f"until it, {before}; from here {after}"
+
+
+def decisive_summary(review: engine.Review | None, size: int) -> str:
+    """The decisive move in words, after "The result was decided by move N":
+    "X at row 1, col 3: until it, ..." ("" when no move decided the result)."""
+    if review is None or review.decisive_ply is None:
+        return ""
+    move = review.moves[review.decisive_ply]
+    return f"{move.player} at {cell_name(move.cell, size)}: {why_decisive(move)}"
+
+
+def _lines_key(game, ply: int) -> str:
+    return f"lesson-lines:{game.pk}:{game.move_count}:{ply}"
+
+
+def _lesson_lines(game, move: engine.MoveReview, budget: float) -> tuple[engine.Line, engine.Line]:
+    """(best play after the better move, best play after the move played), cached per game and ply."""
+    key = _lines_key(game, move.ply)
+    with suppress(*outages.REDIS_DOWN):
+        lines = cache.get(key)
+        if lines is not None:
+            return lines
+    before = game.board_at(move.ply)
+    better = engine.principal_variation(before.play(move.best_cells[0]), budget=budget)
+    played = engine.principal_variation(before.play(move.cell), budget=budget)
+    lines = (better, played)
+    with suppress(*outages.REDIS_DOWN):
+        cache.set(key, lines, _KEEP_COMPLETE if better.complete and played.complete else _KEEP_PARTIAL)
+    return lines
+
+
+def move_lesson(game, review: engine.Review | None, ply: int, budget: float = LESSON_LINE_BUDGET) -> Lesson | None:
+    """The lesson of move ``ply`` (0 for the first) of a reviewed game, or None
+    when there is no such move or no review. Lines are worked out for this
+    move only, and only when it was not the best."""
+    if review is None or not 0 <= ply < len(review.moves):
+        return None
+    move = review.moves[ply]
+    size = game.size
+    better_line = played_line = None
+    if move.label in engine.LABELS[1:] and move.best_cells:
+        better, played = _lesson_lines(game, move, budget)
+        before = game.board_at(move.ply)
+        better_line = shown_line(before, (move.best_cells[0], *better.cells), better.complete)
+        played_line = shown_line(before.play(move.cell), played.cells, played.complete)
+    return Lesson(move, size, review.decisive_ply == ply, better_line, played_line)
+
+
+# --------------------------------------------------------------------------
+# Every better move of a game, for the API.
+
+
+@dataclass(frozen=True)
+class BetterMove:
+    """The better move of one reviewed move (the lowest of its best cells) and
+    the line of best play from the position after it."""
+
+    cell: int
+    line: engine.Line
+
+
+def better_moves(game, review: engine.Review, budget: float = REVIEW_LINES_BUDGET) -> dict[int, BetterMove]:
+    """``{ply: BetterMove}`` for every move labelled inaccuracy, mistake or
+    blunder. All the lines share ``budget`` seconds; a line not finished in
+    time is returned as far as it was proven (``complete`` False)."""
+    key = f"review-lines:{game.pk}:{game.move_count}"
+    with suppress(*outages.REDIS_DOWN):
+        known = cache.get(key)
+        if known is not None:
+            return known
+    deadline = time.perf_counter() + budget
+    board = engine.Board.empty(game.size)
+    found = {}
+    for move in review.moves:
+        if move.label in engine.LABELS[1:] and move.best_cells:
+            cell = move.best_cells[0]
+            left = max(0.0, deadline - time.perf_counter())
+            found[move.ply] = BetterMove(cell, engine.principal_variation(board.play(cell), budget=left))
+        board = board.play(move.cell)
+    complete = all(better.line.complete for better in found.values())
+    with suppress(*outages.REDIS_DOWN):
+        cache.set(key, found, _KEEP_COMPLETE if complete else _KEEP_PARTIAL)
+    return found
+
+
+# --------------------------------------------------------------------------
+# Learning from mistakes: a better move, tried again.
+
+#: The labels the mistakes trainer brings back: the moves that changed the
+#: outcome. An inaccuracy kept it (a slower win, a sooner loss), so "find a
+#: move that keeps the outcome" would be answered by the very move played.
+TO_RETRY = ("mistake", "blunder")
+
+_THROWN = {
+    ("win", "draw"): "a win thrown to a draw",
+    ("win", "loss"): "a win thrown to a loss",
+    ("draw", "loss"): "a draw thrown to a loss",
+}
+
+
+def mistakes_of(review: engine.Review | None, side: str | None = None) -> list[engine.MoveReview]:
+    """The moves labelled mistake or blunder, in order; only ``side``'s when given."""
+    if review is None:
+        return []
+    return [move for move in review.moves if move.label in TO_RETRY and side in (None, move.player)]
+
+
+def to_keep(move: engine.MoveReview) -> str:
+    """What a better move keeps: "win" or "draw" (a mistake or a blunder threw one of them away)."""
+    return move.best.outcome
+
+
+def the_task(move: engine.MoveReview, size: int) -> str:
+    """What the learner is asked: "In the game, X played row 1, col 3, a blunder: a draw
+    thrown to a loss. Find a move that keeps the draw." """
+    return (
+        f"In the game, {move.player} played {cell_name(move.cell, size)}, a {move.label}: "
+        f"{_THROWN[move.best.outcome, move.played.outcome]}. "
+        f"Find a move that keeps the {to_keep(move)}."
+    )
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A learner's move in the position before a mistake, judged against the exact analysis."""
+
+    cell: int
+    evaluation: engine.Evaluation
+    keeps: bool  # the same outcome as the best move: the mistake is mended
+    best: bool  # as good as the best: the fastest win, or a draw
+    message: str
+
+
+def judge_answer(board: engine.Board, move: engine.MoveReview, cell: int, analysis: engine.Analysis) -> Answer:
+    """Whether playing ``cell`` in ``board`` (the position before ``move``) keeps the outcome
+    the move played threw away, in words. ``analysis`` is ``engine.analyse(board)``."""
+    mover, name = move.player, cell_name(cell, board.size)
+    evaluation = analysis[cell]
+    if not evaluation.exact:
+        message = f"The engine could not solve {name} in time, and it does not guess. Try another cell."
+        return Answer(cell, evaluation, False, False, message)
+    keeps = evaluation.outcome == move.best.outcome
+    best = evaluation.score == move.best.score
+    after = what_follows(evaluation, mover)
+    if best:
+        message = f"Yes: {_capital(name)} keeps the {to_keep(move)}, as well as any move can. After it, {after}."
+    elif keeps:
+        fastest = cell_name(move.best_cells[0], board.size)
+        message = (
+            f"Yes: {_capital(name)} keeps the win (after it, {after}), "
+            f"though {fastest} wins faster, in {_moves(move.best.plies)}."
+        )
+    elif cell == move.cell:
+        message = f"{_capital(name)} is the move played in the game: after it, {after}. Try another cell."
+    else:
+        message = f"No: {_capital(name)} does not keep the {to_keep(move)}: after it, {after}. Try another cell."
+    return Answer(cell, evaluation, keeps, best, message)
