@@ -158,6 +158,8 @@ PAST_THE_CHECK = {
     "rematch_cancel": 404,
     "stats": 405,
     "leaderboard": 405,
+    # Learning minimax (games/learn/): reviews that teach.
+    "mistakes": 405,
 }
 
 
