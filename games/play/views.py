@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import engine
 from games.errors import GameError
+from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import ChallengeStatus
 from games.play import selectors, services
@@ -99,9 +100,17 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     winning = set(board.winning_line or ())
     last = game.cells[shown_ply - 1] if shown_ply else None
     size = game.size
+    # A finished game teaches the move that led to the shown position: its
+    # label, the better move (marked on the board) and the lines after both.
+    review = selectors.game_review(game)
+    lesson = learn_reviews.move_lesson(game, review, shown_ply - 1) if shown_ply else None
+    better = set(lesson.better_cells) if lesson else set()
     cells = []
     for index, mark in enumerate(str(board)):
         evaluation = analysis.get(index) if (analysis and thinking) else None
+        label = _cell_label(index, size, mark, evaluation)
+        if index in better:
+            label += f": {lesson.better_note}"
         cells.append(
             {
                 "index": index,
@@ -111,11 +120,11 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
                 "last": index == last,
                 "recommended": index == recommended,
                 "evaluation": evaluation,
-                "label": _cell_label(index, size, mark, evaluation),
+                "label": label,
                 "key": NUMPAD_KEYS[index] if size == 3 else "",
+                "better": index in better,
             }
         )
-    review = selectors.game_review(game)
     labels = {m.ply: m for m in review.moves} if review else {}
     moves = [
         {
@@ -144,6 +153,8 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "plies": range(game.move_count + 1),
         "moves": moves,
         "review": review,
+        "lesson": lesson,
+        "decided": learn_reviews.decisive_summary(review, size),
         "analysis": analysis,
         "thinking": thinking,
         "hint": hint,
