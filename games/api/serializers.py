@@ -341,6 +341,22 @@ class AnalysisSerializer(serializers.Serializer):
         )
 
 
+class BetterMoveSerializer(serializers.Serializer):
+    """A better move than the one played (a ``games.learn.reviews.BetterMove``), and what follows it."""
+
+    cell = serializers.IntegerField(help_text="The better move.")
+    line = serializers.ListField(
+        source="line.cells",
+        child=serializers.IntegerField(),
+        help_text="The line of best play after `cell`: the cells played in turn, starting with the "
+        "other side's reply, to the end of the game. Among equally good cells, the lowest.",
+    )
+    line_complete = serializers.BooleanField(
+        source="line.complete",
+        help_text="False when the engine ran out of time first: `line` then holds the moves proven so far.",
+    )
+
+
 class MoveReviewSerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     player = serializers.ChoiceField(choices=Side.choices)
@@ -354,10 +370,29 @@ class MoveReviewSerializer(serializers.Serializer):
     played = EvaluationSerializer()
     best = EvaluationSerializer()
     best_cells = serializers.ListField(child=serializers.IntegerField())
+    # Reviews that teach (games/learn/reviews.py): the better moves and the line after one.
+    better_cells = serializers.SerializerMethodField(
+        help_text="The cells that would have done better than the one played, the same as `best_cells`; "
+        'empty for a move labelled "best" or "unsolved".'
+    )
+    better_move = serializers.SerializerMethodField(
+        help_text='For a move labelled "inaccuracy", "mistake" or "blunder": the lowest of `better_cells`, and '
+        "`line`, the line of best play from the position after it. Null otherwise."
+    )
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_better_cells(self, move: engine.MoveReview) -> list[int]:
+        return list(move.best_cells) if move.label in engine.LABELS[1:] else []
+
+    @extend_schema_field(BetterMoveSerializer(allow_null=True))
+    def get_better_move(self, move: engine.MoveReview) -> dict | None:
+        better = self.context.get("better_moves", {}).get(move.ply)
+        return BetterMoveSerializer(better).data if better else None
 
 
 class ReviewSerializer(serializers.Serializer):
-    """Built from ``{"game": Game, "review": engine.Review}``."""
+    """Built from ``{"game": Game, "review": engine.Review}``, with the better
+    moves (``games.learn.reviews.better_moves``) in the context as ``better_moves``."""
 
     game = serializers.IntegerField(source="game.pk")
     exact = serializers.BooleanField(

@@ -24,6 +24,7 @@ from games.api.pagination import LeaderboardPagination
 from games.api.schema import THROTTLED_OR_LOCKED_OUT, answers, answers_to_a_challenge_action, operation
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.errors import GameNotFinished
+from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.play import selectors, services
@@ -211,7 +212,8 @@ class GameReviewApi(APIView):
         description="The engine's label for every move of a finished game, from exact outcomes: `best`, "
         "`inaccuracy` (same outcome, but a slower win or a sooner loss), `mistake` (a win thrown to a draw) "
         "or `blunder` (a win or a draw thrown to a loss); `unsolved` for a position not solved in time, "
-        "and then `exact: false`. Also the move that decided the result. "
+        "and then `exact: false`. Also the move that decided the result, and for every move but the best "
+        "the better cells and the line of best play after one of them (`better_move`). "
         "409 (`game_not_finished`) before the end.",
     )
     def get(self, request, pk: int):
@@ -219,7 +221,8 @@ class GameReviewApi(APIView):
         review = selectors.game_review(game)
         if review is None:
             raise GameNotFinished("the game is not finished: it is reviewed once it ends", game=game)
-        return Response(s.ReviewSerializer({"game": game, "review": review}).data)
+        better = learn_reviews.better_moves(game, review)
+        return Response(s.ReviewSerializer({"game": game, "review": review}, context={"better_moves": better}).data)
 
 
 # --------------------------------------------------------------------------
