@@ -334,10 +334,8 @@ def judge_answer(board: engine.Board, move: engine.MoveReview, cell: int, analys
         message = f"Yes: {_capital(name)} keeps the {to_keep(move)}, as well as any move can. After it, {after}."
     elif keeps:
         fastest = cell_name(move.best_cells[0], board.size)
-        message = (
-            f"Yes: {_capital(name)} keeps the win (after it, {after}), "
-            f"though {fastest} wins faster, in {_moves(move.best.plies)}."
-        )
+        faster = "wins at once" if move.best.plies == 1 else f"wins faster, in {_moves(move.best.plies)}"
+        message = f"Yes: {_capital(name)} keeps the win (after it, {after}), though {fastest} {faster}."
     elif cell == move.cell:
         message = f"{_capital(name)} is the move played in the game: after it, {after}. Try another cell."
     else:
