@@ -159,7 +159,7 @@ class Lesson:
         """The sentence: "Row 3, col 1 would have drawn; after row 1, col 3, O wins in 3 more moves." """
         move = self.move
         if move.label == "unsolved":
-            return f"{_capital(self.played_name)}: the engine could not solve this position in time, and it does not guess."
+            return f"{_capital(self.played_name)}: not solved in time, and the engine does not guess."
         after = what_follows(move.played, move.player)
         if move.label == "best":
             return f"{_capital(self.played_name)} was the best move: after it, {after}."

@@ -10,6 +10,7 @@ import pytest
 from django.core.cache import cache
 
 from games import engine
+from games.play import selectors
 from tests import factories
 from tests.engine import reference
 
@@ -189,3 +190,24 @@ def test_a_game_in_progress_teaches_nothing_yet(client, user, bob):
         page = client.get(game.get_absolute_url(), {"ply": ply}).content.decode()
         assert 'class="lesson' not in page and _better_cells(page) == set()
         assert "Learn from the mistakes" not in page
+
+
+def test_a_move_not_solved_in_time_is_not_guessed_at(client, user, bob, monkeypatch):
+    game = factories.human_game(user, bob, factories.X_WINS)
+    draw = engine.Evaluation("draw", 9, 0)
+    review = engine.Review(
+        (
+            engine.MoveReview(0, "X", 0, "best", draw, draw, tuple(range(9))),
+            engine.MoveReview(1, "O", 3, "unsolved", engine.UNSOLVED, engine.UNSOLVED, ()),
+        ),
+        decisive_ply=None,
+        exact=False,
+    )
+    monkeypatch.setattr(selectors, "game_review", lambda game: review)
+    page = client.get(game.get_absolute_url(), {"ply": 2}).content.decode()
+    lesson = _text(_lesson(page))
+    assert (
+        lesson
+        == "Move 2: O played row 2, col 1 not solved Row 2, col 1: not solved in time, and the engine does not guess."
+    )
+    assert _better_cells(page) == set()
