@@ -159,8 +159,9 @@ def test_the_hint_names_the_one_cell_that_saves_the_game(client):
 
 
 def test_the_ai_s_thinking_paints_every_free_cell_and_counts_the_nodes(client):
-    game = _start(client)
-    client.post(reverse("games:move", args=[game.pk]), {"cell": "1", "ply": "0"})  # an edge: now X can lose
+    # X opened on an edge and O took a corner: now some of X's moves lose. (Set
+    # as rows: the AI's own reply is its choice among equals, the centre among them.)
+    game = _ai_game_at(client, [1, 0], variant="3x3")
     page = client.get(game.get_absolute_url(), {"thinking": "1"})
     html = page.content.decode()
     outcomes = re.findall(r'cell__eval">([^<]+)<', html)
@@ -173,7 +174,7 @@ def test_the_ai_s_thinking_paints_every_free_cell_and_counts_the_nodes(client):
         outcome, plies = reference.describe(score, position)
         expected[str(cell)] = "draw" if outcome == "draw" else f"{outcome} {plies}"
     assert painted == expected, position
-    assert "loss" in " ".join(painted.values())  # after the edge, some replies lose
+    assert "loss" in " ".join(painted.values())  # after the edge and the corner, some moves lose
     assert "Positions this search visited (alpha-beta with memory)" in html
     assert "A textbook alpha-beta (no memory, fixed order)" in html
     assert "Plain minimax (the whole game tree)" in html
