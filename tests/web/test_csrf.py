@@ -158,6 +158,10 @@ PAST_THE_CHECK = {
     "rematch_cancel": 404,
     "stats": 405,
     "leaderboard": 405,
+    # Puzzles: solving one stores nothing, so every puzzle page is a GET.
+    "puzzles": 405,
+    "puzzle": 405,
+    "puzzle_board": 405,
 }
 
 
