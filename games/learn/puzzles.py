@@ -100,6 +100,8 @@ def puzzle_context(found: Puzzle, attempt: solving.Attempt, *, gave_up: bool = F
     missed = attempt.steps[-1].winning_cells if attempt.status == solving.FAILED else ()
     if gave_up and not attempt.steps:
         missed = (found.cell,)
+    # And the learner's own move that missed, with what it did instead.
+    miss = attempt.steps[-1] if attempt.status == solving.FAILED else None
     played = ",".join(str(cell) for cell in attempt.played)
     cells = []
     for index, mark in enumerate(str(board)):
@@ -111,7 +113,8 @@ def puzzle_context(found: Puzzle, attempt: solving.Attempt, *, gave_up: bool = F
                 "win": index in winning_line,
                 "last": index == last,
                 "answer": index in missed and mark == ".",
-                "label": _cell_label(index, size, mark, answer=index in missed and mark == "."),
+                "miss": miss is not None and index == miss.cell,
+                "label": _cell_label(index, size, mark, answer=index in missed and mark == ".", miss=miss),
             }
         )
     here = found.get_absolute_url()
@@ -149,7 +152,15 @@ def _move(number: int, cell: int, side: str, own: bool | None, size: int) -> dic
     return {"number": number, "cell": cell, "side": side, "own": own, "row": cell // size + 1, "col": cell % size + 1}
 
 
-def _cell_label(index: int, size: int, mark: str, *, answer: bool) -> str:
+#: What a move that missed did instead, as a cell's label ends.
+_MISSED = {"slower": "which wins too slowly", "draws": "which lets {them} draw", "loses": "which loses"}
+
+
+def _cell_label(index: int, size: int, mark: str, *, answer: bool, miss: solving.Step | None) -> str:
     row, col = divmod(index, size)
     text = f"Cell {index}, row {row + 1}, column {col + 1}, {mark if mark != '.' else 'empty'}"
-    return text + ": the winning move" if answer else text
+    if answer:
+        return text + ": the winning move"
+    if miss is not None and miss.cell == index:
+        return text + ": your move, " + _MISSED[miss.verdict].format(them=engine.other_side(miss.side))
+    return text

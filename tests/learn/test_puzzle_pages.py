@@ -180,6 +180,8 @@ def test_a_wrong_move_is_explained_and_the_winning_cell_shown(client, fork):
     assert "blunder X cell 7: That loses: O wins next move. The only winning move was cell 2." in panel(html)
     cells = board_cells(html)
     assert cells[2]["label"] == "Cell 2, row 1, column 3, empty: the winning move"
+    assert cells[7]["label"] == "Cell 7, row 3, column 2, empty: your move, which loses"
+    assert "puzzle-miss" in cells[7]["class"]
     assert "puzzle-answer" in cells[2]["class"] and "wins" in html.split('value="2"')[1].split("</button>")[0]
     assert "The solution" in panel(html) and "Next puzzle" not in panel(html)  # the board's only puzzle
 
@@ -190,6 +192,7 @@ def test_a_move_that_lets_the_opponent_draw_is_a_mistake(client):
     html = client.get(puzzle.get_absolute_url(), {"cell": 4}).content.decode()
 
     assert "mistake X cell 4: That lets O draw: the only winning move was cell 2." in panel(html)
+    assert board_cells(html)[4]["label"] == "Cell 4, row 2, column 2, empty: your move, which lets O draw"
 
 
 def test_next_puzzle_goes_on_through_the_board(client, puzzles):
