@@ -211,3 +211,15 @@ def test_a_position_is_one_puzzle():
     Puzzle.objects.create(**VALID)
     with pytest.raises(IntegrityError):
         Puzzle.objects.create(**VALID)
+
+
+def test_staff_see_the_puzzles_in_the_admin_but_cannot_edit_them(client, django_user_model, password):
+    puzzle = Puzzle.objects.create(**VALID)
+    client.force_login(django_user_model.objects.create_superuser("root", password=password))
+
+    listing = client.get("/admin/games/puzzle/").content.decode()
+
+    assert "OO..X...X" in listing
+    assert client.get("/admin/games/puzzle/add/").status_code == 403
+    page = client.get(f"/admin/games/puzzle/{puzzle.pk}/change/").content.decode()
+    assert "2,3,5" in page and 'name="solution"' not in page  # shown, not editable
