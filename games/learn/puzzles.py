@@ -127,16 +127,21 @@ def puzzle_context(found: Puzzle, attempt: solving.Attempt, *, gave_up: bool = F
         "cells": cells,
         "side": found.side,
         "opponent": engine.other_side(found.side),
-        "moves": [_move(number, cell, side, own, size) for number, (cell, side, own) in enumerate(moves, start=1)],
         "steps": attempt.steps,
         "solution": _solution(found) if over else [],
         "played": played,
         "here": here,
-        "current_url": f"{here}?played={played}" if played else here,
+        "current_url": here + _query(played, gave_up),
         "error": error,
         "next_puzzle": puzzle_selectors.next_puzzle(found) if over else None,
         "board_url": reverse("games:puzzle_board", args=[found.variant]),
     }
+
+
+def _query(played: str, gave_up: bool) -> str:
+    """The address's query for this attempt: the moves, and whether the learner gave up."""
+    parts = ([f"played={played}"] if played else []) + (["solution=1"] if gave_up else [])
+    return "?" + "&".join(parts) if parts else ""
 
 
 def _solution(found: Puzzle) -> list[dict]:

@@ -208,6 +208,9 @@ def test_showing_the_solution_ends_the_attempt(client, fork):
     assert "X cell 2 (row 1, column 3) : the only winning move" in panel(html)
     assert not any(c["playable"] for c in board_cells(html))
     assert board_cells(html)[2]["label"].endswith(": the winning move")
+    assert f'data-url="/puzzles/{fork.pk}/?solution=1"' in html  # what the address bar shows with JavaScript
+    html = client.get(fork.get_absolute_url(), {"played": "2", "solution": "1"}).content.decode()
+    assert f'data-url="/puzzles/{fork.pk}/?played=2&amp;solution=1"' in html
 
 
 @pytest.mark.parametrize(
