@@ -1,7 +1,8 @@
 """The admin, for Django to find: each domain registers its own models."""
 
 from games.accounts import admin as accounts_admin
+from games.learn import admin as learn_admin
 from games.lobby import admin as lobby_admin
 from games.play import admin as play_admin
 
-__all__ = ["accounts_admin", "lobby_admin", "play_admin"]
+__all__ = ["accounts_admin", "learn_admin", "lobby_admin", "play_admin"]

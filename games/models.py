@@ -5,6 +5,7 @@ migrations folder), so their tables and migrations are those the app always had.
 Code imports a model from its domain, not from here.
 """
 
+from games.learn.models import Puzzle
 from games.lobby.models import Challenge
 from games.play.models import Game, Move
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
@@ -18,5 +19,6 @@ __all__ = [
     "Move",
     "PlayerRecord",
     "PlayerStats",
+    "Puzzle",
     "RatingChange",
 ]

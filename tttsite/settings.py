@@ -330,7 +330,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Tic-tac-toe against a minimax AI and against other people.\n\n"
         "**Authentication**: `Authorization: Token <token>` (POST /api/auth/token/), or the site's "
-        "session with its CSRF token. Only /api/analyse/, /api/auth/token/, a player's statistics (/api/users/{username}/stats/) and the leaderboard answer anonymous clients.\n\n"
+        "session with its CSRF token. Only /api/analyse/, /api/auth/token/, a player's statistics (/api/users/{username}/stats/), the leaderboard and the puzzles answer anonymous clients.\n\n"
         '**Errors** have one body: `{"code", "message"}`, plus `fields` for invalid input and '
         "`game` (as it now stands) when an action on a game is refused (409).\n\n"
         '**Moves** are `{"cell", "ply"}`: 201 when played (with the AI\'s reply), 200 when the '

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import views
+from games.api import puzzles, views
 
 app_name = "api"
 
@@ -22,6 +22,11 @@ urlpatterns = [
     path("analyse/", views.AnalyseApi.as_view(), name="analyse"),
     path("users/<str:username>/stats/", views.PlayerStatsApi.as_view(), name="user-stats"),
     path("leaderboard/", views.LeaderboardApi.as_view(), name="leaderboard"),
+    # Puzzles (games/api/puzzles.py).
+    path("puzzles/", puzzles.PuzzlesApi.as_view(), name="puzzles"),
+    path("puzzles/daily/", puzzles.PuzzleDailyApi.as_view(), name="puzzle-daily"),
+    path("puzzles/<int:pk>/", puzzles.PuzzleDetailApi.as_view(), name="puzzle"),
+    path("puzzles/<int:pk>/attempt/", puzzles.PuzzleAttemptApi.as_view(), name="puzzle-attempt"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI with its start-up script served as a file (/api/docs/?script=),
     # not inline: the site's Content-Security-Policy allows no inline script.

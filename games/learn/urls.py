@@ -2,9 +2,13 @@
 
 from django.urls import path
 
-from games.learn import mistakes
+from games.learn import mistakes, puzzles
 
 urlpatterns: list = [
     # Learn from your mistakes: a finished game's mistakes and blunders, tried again.
     path("games/<int:pk>/learn/", mistakes.mistakes_page, name="mistakes"),
+    # Puzzles (games/learn/puzzles.py).
+    path("puzzles/", puzzles.puzzles, name="puzzles"),
+    path("puzzles/<int:pk>/", puzzles.puzzle, name="puzzle"),
+    path("puzzles/<str:variant>/", puzzles.puzzle_board, name="puzzle_board"),
 ]

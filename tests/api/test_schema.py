@@ -21,6 +21,7 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.settings import api_settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from games.learn.models import Puzzle
 from games.lobby import services
 from games.play import services as play_services
 from games.play.players import Player
@@ -29,6 +30,7 @@ from tests.api.conftest import client_for, stored
 pytestmark = pytest.mark.django_db
 
 PUBLIC_OPERATIONS = {"auth_token_create", "analyse", "users_stats", "leaderboard"}
+PUBLIC_OPERATIONS |= {"puzzles_list", "puzzles_daily", "puzzles_retrieve", "puzzles_attempt"}
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +57,7 @@ def test_the_schema_is_generated_without_warnings(tmp_path):
 
 def test_every_operation_documents_its_answers_and_errors(schema):
     operations = list(_operations(schema))
-    assert len(operations) == 18
+    assert len(operations) == 18 + 4  # + the puzzles' four
     for path, method, operation in operations:
         responses = operation["responses"]
         where = f"{method.upper()} {path}"
@@ -166,7 +168,9 @@ def conformance_world(in_process_requests, alice, bob, settings):
         services.challenge_create(challenger=bob, kind="link"),
     ]
     token = client_for(alice)._credentials["HTTP_AUTHORIZATION"]
-    return {"games": [g.pk for g in games], "challenges": [c.pk for c in challenges], "token": token}
+    puzzles = [Puzzle.objects.create(position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5")]
+    return {"games": [g.pk for g in games], "challenges": [c.pk for c in challenges], "token": token,
+            "puzzles": [p.pk for p in puzzles]}  # fmt: skip
 
 
 # What a schema cannot say: a request it allows may still be refused (400) for
@@ -174,6 +178,7 @@ def conformance_world(in_process_requests, alice, bob, settings):
 SEMANTIC_REFUSALS = {
     "POST /api/auth/token/": {("invalid_credentials", None)},  # no such account or password
     "POST /api/analyse/": {("invalid", ("board",))},  # a position that cannot arise in a game
+    "POST /api/puzzles/{id}/attempt/": {("invalid", ("played",))},  # a cell taken, or off a 3x3 board
     "POST /api/games/{id}/moves/": {("invalid_cell", None)},  # off a board smaller than 5x5
     "POST /api/challenges/": {
         ("invalid", ("opponent",)),  # a direct challenge names its opponent
@@ -211,7 +216,7 @@ FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 def test_the_api_answers_as_its_schema_says(case, conformance_world):
-    ids = conformance_world["challenges" if "challenges" in case.path else "games"]
+    ids = conformance_world[next((kind for kind in ("challenges", "puzzles") if kind in case.path), "games")]
     if case.path_parameters and "id" in case.path_parameters and isinstance(case.path_parameters["id"], int):
         # Most generated ids name a real object; the rest stay as generated (a 404).
         generated = case.path_parameters["id"]

@@ -160,6 +160,10 @@ PAST_THE_CHECK = {
     "leaderboard": 405,
     # Learning minimax (games/learn/): reviews that teach.
     "mistakes": 405,
+    # Puzzles: solving one stores nothing, so every puzzle page is a GET.
+    "puzzles": 405,
+    "puzzle": 405,
+    "puzzle_board": 405,
 }
 
 

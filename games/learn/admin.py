@@ -1,0 +1,24 @@
+"""Puzzles in the admin: staff look through them and may delete one; they are
+made only by ``manage.py make_puzzles``, from what the engine proved, so none
+is added or edited by hand."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from games.learn.models import Puzzle
+
+
+@admin.register(Puzzle)
+class PuzzleAdmin(admin.ModelAdmin):
+    list_display = ["id", "variant", "side", "win_in", "cell", "position", "game", "created_at"]
+    list_filter = ["variant", "win_in", "side"]
+    search_fields = ["position"]
+    list_select_related = ["game"]
+    readonly_fields = ["position", "variant", "side", "cell", "win_in", "solution", "game", "created_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
