@@ -158,6 +158,7 @@ PAST_THE_CHECK = {
     "rematch_cancel": 404,
     "stats": 405,
     "leaderboard": 405,
+    "analysis": 405,  # the analysis board: GET only
 }
 
 
