@@ -13,6 +13,7 @@ from django.core.cache import cache
 
 from games import engine
 from tests.engine import reference
+from tests.factories import ai_game, human_game
 from tests.learn.test_explain import referee_words
 from tests.web.test_security import _assert_no_inline
 
@@ -261,3 +262,33 @@ def test_guests_past_their_budget_get_the_sites_429_page_and_when_to_try_again(c
 def test_signed_in_players_have_no_such_limit(client_logged_in, settings):
     settings.LEARN_RATE_ANON = "1/min"
     assert [client_logged_in.get(URL).status_code for _ in range(3)] == [200, 200, 200]
+
+
+# -- "Analyse this position" from a game -------------------------------------------------
+
+
+def test_a_finished_game_and_each_replayed_ply_link_to_the_analysis_board(client, user, bob):
+    game = human_game(user, bob)  # X wins along the top row: 0, 3, 1, 4, 2
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert (
+        '<a class="button button--ghost button--small" href="/analysis/?moves=0,3,1,4,2">Analyse this position</a>'
+        in html
+    )
+    html = client.get(game.get_absolute_url() + "?ply=2").content.decode()
+    assert 'href="/analysis/?moves=0,3,1,4,2&amp;ply=2">Analyse this position</a>' in html
+    marks = [
+        cell["text"] if cell["tag"] == "span" else "." for cell in cells_of(page(client, "?moves=0,3,1,4,2&ply=2"))
+    ]
+    assert "".join(marks) == "X..O....."  # the position after move 2, as the replay showed it
+
+
+def test_a_4x4_game_against_the_ai_links_with_its_empty_board(client_logged_in, user):
+    game = ai_game(user, variant="4x4", first=5, resign=True)
+    html = client_logged_in.get(game.get_absolute_url()).content.decode()
+    cells = ",".join(map(str, game.cells))
+    assert f'href="/analysis/?board=................&amp;moves={cells}">Analyse this position</a>' in html
+
+
+def test_a_game_between_people_in_progress_offers_no_analysis(client_logged_in, user, bob):
+    game = human_game(user, bob, cells=[4])
+    assert "Analyse this position" not in client_logged_in.get(game.get_absolute_url()).content.decode()
