@@ -2,7 +2,7 @@
 play, within the time a page may take.
 
 A selector in the house's words: it reads (the engine, and the cache that
-keeps lines already found) and writes nothing that matters. The page must
+keeps answers already found) and writes nothing that matters. The page must
 answer within the engine's own bound (``engine.DEFAULT_BUDGET``) on every
 board, so the analysis and the line share that budget: the analysis first,
 with most of it, then the line with what is left (at most
@@ -31,10 +31,12 @@ MARGIN = 0.3
 #: book even the whole budget proves only a move or two; a learner is better
 #: served by a quicker page that says where the proof stopped.
 LINE_BUDGET = 1.5
-#: How long a line found is kept. A complete line is proven and never changes;
-#: one cut short by the budget is kept briefly, so stepping back and forth
-#: does not pay for it again, and then searched afresh.
-LINE_KEPT = {True: 24 * 3600, False: 300}
+#: How long an answer is kept, by whether it is complete. A complete one is
+#: proven and never changes (the engine remembers complete analyses too, but
+#: only the last few hundred). One cut short by the budget is kept briefly,
+#: so stepping back and forth does not pay for the same search again, and
+#: then searched afresh: the solver may have learnt enough meanwhile.
+KEPT = {True: 24 * 3600, False: 300}
 
 
 @dataclass(frozen=True)
@@ -48,23 +50,36 @@ class PositionAnalysis:
 def position_analysis(board: engine.Board, budget: float | None = None) -> PositionAnalysis:
     """Every legal cell's exact outcome and the line of best play from ``board``,
     in at most ``budget`` seconds of search (default ``engine.DEFAULT_BUDGET``)."""
-    budget = engine.DEFAULT_BUDGET if budget is None else budget
-    deadline = time.perf_counter() + max(0.0, budget - MARGIN)
-    analysis = engine.analyse(board, budget=budget * ANALYSIS_SHARE)
-    line = _line_of_best_play(board, min(LINE_BUDGET, max(0.0, deadline - time.perf_counter())))
+    kept = _kept(board)
+    if kept is None:
+        budget = engine.DEFAULT_BUDGET if budget is None else budget
+        deadline = time.perf_counter() + max(0.0, budget - MARGIN)
+        analysis = engine.analyse(board, budget=budget * ANALYSIS_SHARE)
+        line = engine.principal_variation(board, budget=min(LINE_BUDGET, max(0.0, deadline - time.perf_counter())))
+        _keep(board, analysis, line)
+    else:
+        analysis, line = kept
     return PositionAnalysis(board, analysis, line, explain.position_value(board, analysis, line))
 
 
-def _line_of_best_play(board: engine.Board, budget: float) -> engine.Line:
-    if board.size == 3:  # a look-up in the solved table: nothing to keep
-        return engine.principal_variation(board)
-    key = f"learn:line:{board}"
-    # The cache only saves work: while Redis is down the line is searched afresh.
+def _key(board: engine.Board) -> str:
+    return f"learn:analysis:{board}"
+
+
+def _kept(board: engine.Board) -> tuple[engine.Analysis, engine.Line] | None:
+    if board.size == 3:  # the solved table answers in microseconds: nothing to keep
+        return None
+    # The cache only saves work: while Redis is down the position is searched afresh.
     with suppress(*outages.REDIS_DOWN):
-        kept = cache.get(key)
+        kept = cache.get(_key(board))
         if kept is not None:
-            return engine.Line(tuple(kept[0]), kept[1])
-    line = engine.principal_variation(board, budget=budget)
+            analysis, cells, complete = kept
+            return analysis, engine.Line(tuple(cells), complete)
+    return None
+
+
+def _keep(board: engine.Board, analysis: engine.Analysis, line: engine.Line) -> None:
+    if board.size == 3:
+        return
     with suppress(*outages.REDIS_DOWN):
-        cache.set(key, (list(line.cells), line.complete), LINE_KEPT[line.complete])
-    return line
+        cache.set(_key(board), (analysis, list(line.cells), line.complete), KEPT[analysis.exact and line.complete])
