@@ -59,6 +59,7 @@ def analysis_context(link: positions.AnalysisLink, found: PositionAnalysis, base
         "analysis": analysis,
         "cells": _cells(link, found, base),
         "all_equal": _all_equal(analysis),
+        "marks_best": bool(_best_marked(found)),
         "unsolved": any(e.outcome == "unsolved" for e in analysis.values()),
         "here": base + link.query(),
         "shown_ply": shown,
@@ -137,5 +138,7 @@ def _all_equal(analysis) -> bool:
 
 def _best_marked(found: PositionAnalysis) -> set[int]:
     """The cells marked as best moves: none when every cell is as good as the
-    next (a board of rings would say nothing)."""
-    return set() if _all_equal(found.analysis) else set(found.analysis.best_cells)
+    next (a board of rings would say nothing), nor when a cell was not solved
+    in time (it might be better than the best of those solved)."""
+    analysis = found.analysis
+    return set() if _all_equal(analysis) or not analysis.exact else set(analysis.best_cells)

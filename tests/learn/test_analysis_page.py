@@ -142,7 +142,8 @@ def test_a_cell_not_solved_in_time_says_so_and_is_never_a_guess(client, monkeypa
     words = text_of(html)
     assert "With perfect play from both sides: not solved in time." in words
     assert "the engine ran out of its time on them and does not guess" in words
-    assert "The moves the engine proved before its time ran out; it does not guess the rest." in words
+    assert "The engine could not prove even the first move in its time, and it does not guess." in words
+    assert "a best move" not in html  # the best of the cells solved might not be the best
 
 
 # -- the line of best play ------------------------------------------------------------------
@@ -161,6 +162,15 @@ def test_the_line_of_best_play_is_listed_move_by_move_and_each_move_steps_into_i
     every = ",".join(map(str, line.cells))
     assert steps[0] == f"/analysis/?moves=4,0,{every}&amp;ply=3"
     assert steps[-1] == f"/analysis/?moves=4,0,{every}"
+
+
+def test_a_line_cut_short_lists_the_moves_proven_and_says_where_it_stopped(client, monkeypatch):
+    monkeypatch.setattr(engine, "principal_variation", lambda board, budget=None: engine.Line((12, 6), False))
+    monkeypatch.setattr(engine, "DEFAULT_BUDGET", 0.0)  # and the cells not solved either: no waiting
+    html = page(client, "?board=XO.......................")
+    words = text_of(html)
+    assert "The moves the engine proved before its time ran out; it does not guess the rest." in words
+    assert "3. X row 3, column 3 4. O row 2, column 2" in words
 
 
 def test_a_won_line_says_who_wins_and_when(client):

@@ -53,6 +53,10 @@
     }
   });
 
+  // The keys work only with this file: only then are they offered.
+  var help = root.querySelector("[data-keys-help]");
+  if (help) help.hidden = false;
+
   // The link to share: one click selects it all, ready to copy.
   var share = root.querySelector("[data-share]");
   if (share) share.addEventListener("focus", function () { share.select(); });
