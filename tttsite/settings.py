@@ -325,6 +325,11 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
+# Guests' requests to the learning pages that run the engine (the analysis
+# board), per page and per address; signed-in players have no limit
+# (games/learn/rate_limit.py).
+LEARN_RATE_ANON = os.environ.get("LEARN_RATE_ANON", "60/min")
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "tttsite API",
     "DESCRIPTION": (

@@ -307,8 +307,23 @@ class AnalyseInputSerializer(serializers.Serializer):
             raise serializers.ValidationError(str(error), code="invalid_position") from None
 
 
+class LineSerializer(serializers.Serializer):
+    """An ``engine.Line``: the line of best play from a position."""
+
+    cells = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The moves of perfect play from both sides, in turn from the position, the player to move first: "
+        "the fastest win, else a draw, else the slowest loss; among equal cells the lowest. Empty once the game "
+        "is over.",
+    )
+    complete = serializers.BooleanField(
+        help_text="True when the line reaches the end of the game; false when the search ran out of its time "
+        "first: `cells` are then the moves proven so far, never a guess."
+    )
+
+
 class AnalysisSerializer(serializers.Serializer):
-    """Built with :meth:`of` from a Board and its ``engine.Analysis``."""
+    """Built with :meth:`of` from a Board, its ``engine.Analysis`` and its ``engine.Line``."""
 
     board = serializers.CharField()
     to_move = serializers.ChoiceField(choices=Side.choices, allow_null=True)
@@ -325,9 +340,10 @@ class AnalysisSerializer(serializers.Serializer):
         "draw, else the slowest loss.",
     )
     stats = SearchStatsSerializer()
+    line = LineSerializer(help_text="The line of best play from the position (the principal variation).")
 
     @classmethod
-    def of(cls, board: engine.Board, analysis: engine.Analysis) -> AnalysisSerializer:
+    def of(cls, board: engine.Board, analysis: engine.Analysis, line: engine.Line) -> AnalysisSerializer:
         # An Analysis is a dict of cells, so its attributes are read here, not by dotted sources.
         return cls(
             {
@@ -337,6 +353,7 @@ class AnalysisSerializer(serializers.Serializer):
                 "cells": dict(analysis),
                 "best_cells": analysis.best_cells,
                 "stats": analysis.stats,
+                "line": line,
             }
         )
 

@@ -34,6 +34,8 @@ from games.stats import selectors as stats_selectors
 #: Seconds the engine may think about a position for /api/analyse/. Every
 #: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
 ANALYSE_BUDGET = 3.0
+#: Seconds it may then spend on the line of best play; a line cut short says so (`complete: false`).
+LINE_BUDGET = 1.5
 
 
 # --------------------------------------------------------------------------
@@ -341,13 +343,16 @@ class AnalyseApi(APIView):
         f"and 5x5). The search has {ANALYSE_BUDGET:g} seconds; a cell it has not solved by then is "
         "`unsolved` and the analysis says `exact: false` (it never guesses, and no raw search score is "
         "given). `stats` compares the positions this search visited with what a textbook alpha-beta and "
-        "a plain minimax would visit. A finished position has no cells to evaluate: `cells` is empty. "
+        "a plain minimax would visit. `line` is the line of best play from the position (the principal "
+        f"variation), found in at most {LINE_BUDGET:g} more seconds; `complete: false` when it stops short "
+        "of the end. A finished position has no cells to evaluate: `cells` and the line are empty. "
         "An impossible position is a 400 whose message says why. Open to anyone, with a tighter rate limit.",
     )
     def post(self, request):
         board = _input(s.AnalyseInputSerializer, request.data)["board"]
         analysis = engine.analyse(board, budget=ANALYSE_BUDGET)
-        return Response(s.AnalysisSerializer.of(board, analysis).data)
+        line = engine.principal_variation(board, budget=LINE_BUDGET)
+        return Response(s.AnalysisSerializer.of(board, analysis, line).data)
 
 
 # --------------------------------------------------------------------------

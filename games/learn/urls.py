@@ -2,9 +2,11 @@
 
 from django.urls import path
 
-from games.learn import mistakes, puzzles
+from games.learn import analysis, mistakes, puzzles
 
 urlpatterns: list = [
+    # The analysis board (games/learn/analysis.py).
+    path("analysis/", analysis.analysis, name="analysis"),
     # Learn from your mistakes: a finished game's mistakes and blunders, tried again.
     path("games/<int:pk>/learn/", mistakes.mistakes_page, name="mistakes"),
     # Puzzles (games/learn/puzzles.py).

@@ -134,3 +134,48 @@ def test_it_has_a_tighter_rate_limit_of_its_own(anon, settings):
     assert 0 < int(response["Retry-After"]) <= 60
     # Only analysis is spent: the rest of the API still answers.
     assert anon.get("/api/games/").status_code == 401
+
+
+# -- the line of best play (the principal variation) ------------------------------------
+
+
+def _end_of(board: str, cells: list[int]) -> str:
+    for cell in cells:
+        board = reference.play(board, cell)
+    return board
+
+
+@pytest.mark.parametrize("board", ["X...O....", "XX.OO....", "X.O.X...O......."])
+def test_the_line_of_best_play_comes_with_the_analysis_and_ends_as_the_position_is_worth(anon, board):
+    analysis = anon.post(URL, {"board": board}).json()
+    line = analysis["line"]
+    assert set(line) == {"cells", "complete"} and line["complete"] is True
+    assert line["cells"] == list(engine.principal_variation(engine.Board.from_string(board)).cells)
+    assert line["cells"][0] in analysis["best_cells"]
+    # Played out, it ends the game as perfect play does: the best cell's outcome, after its plies.
+    best = analysis["cells"][str(line["cells"][0])]
+    end = _end_of(board, line["cells"])
+    assert reference.is_over(end) and len(line["cells"]) == best["plies"]
+    mover = analysis["to_move"]
+    assert reference.winner(end) == {"win": mover, "loss": engine.other_side(mover), "draw": None}[best["outcome"]]
+
+
+@pytest.mark.parametrize("board", ["XXXOO....", "XOXXOOOXX"])
+def test_a_finished_position_has_an_empty_line(anon, board):
+    assert anon.post(URL, {"board": board}).json()["line"] == {"cells": [], "complete": True}
+
+
+def test_a_line_cut_short_says_so_and_holds_only_proven_moves(anon, monkeypatch):
+    monkeypatch.setattr("games.api.views.ANALYSE_BUDGET", 0.0)
+    monkeypatch.setattr("games.api.views.LINE_BUDGET", 0.0)
+    line = anon.post(URL, {"board": "XO" + "." * 23}).json()["line"]
+    assert line["complete"] is False
+    assert not reference.is_over(_end_of("XO" + "." * 23, line["cells"]))
+
+
+def test_the_schema_documents_the_line():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+    assert set(components["Line"]["properties"]) == {"cells", "complete"}
+    assert "line" in components["Analysis"]["required"]
+    assert "`line` is the line of best play" in schema["paths"]["/api/analyse/"]["post"]["description"]

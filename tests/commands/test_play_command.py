@@ -271,3 +271,49 @@ def test_h_on_a_bigger_board_gives_the_outcome_in_words_never_a_score():
     assert hint, out
     assert hint.group(1) == "With perfect play: draw."  # 4x4 four in a row is a draw
     assert not re.search(r"[+-]\d", hint.group(0))
+
+
+# -- why: the line of best play ----------------------------------------------------------
+
+
+def _why_lines(out: str) -> list[tuple[int, str, str, int, int, int]]:
+    """The moves a ``why`` printed: (ply, side, who, row, column, key typed)."""
+    found = re.findall(r"^  (\d+)\. ([XO]) \((you|AI)\) ([\d ]+): row (\d), column (\d)$", out, re.M)
+    return [(int(p), side, who, int(r), int(c), key) for p, side, who, key, r, c in found]
+
+
+def test_why_prints_the_line_of_best_play_move_by_move_and_how_it_ends():
+    out = play("--side", "X", "--level", "perfect", "--seed", "1", typed="5\nw\nq\n")
+
+    game = only_game()  # X took the centre, the AI answered
+    board = game.board_at(2)
+    line = engine.principal_variation(board)
+    assert "Why: the line of best play from here, with perfect play from both sides:" in out
+    moves = _why_lines(out)
+    assert [(row - 1) * 3 + column - 1 for _, _, _, row, column, _ in moves] == list(line.cells)
+    assert [(ply, side, who) for ply, side, who, *_ in moves] == [
+        (ply, engine.side_to_move(ply - 1), "you" if engine.side_to_move(ply - 1) == "X" else "AI")
+        for ply in range(3, 3 + len(line.cells))
+    ]
+    assert all(parse_move(key, 3) == (row - 1) * 3 + column - 1 for *_, row, column, key in moves)
+    # 3x3 with the centre taken is a draw, as the referee has it.
+    assert max(reference.move_values(str(board)).values()) == 0
+    assert "It ends in a draw: neither side can force a line." in out
+
+
+def test_why_names_the_winner_when_the_line_is_won():
+    # O answers the centre with an edge: perfect play by X wins from there.
+    out = play("--side", "O", "--level", "perfect", "--start-mode", "centre", "--seed", "2", typed="8\nwhy\nq\n")
+
+    game = only_game()
+    board = game.board_at(3)  # X's centre, O's edge, the AI's reply
+    best = max(reference.move_values(str(board)).values())
+    outcome, plies = reference.describe(best, str(board))
+    assert outcome == "loss"  # for O, to move
+    assert f"It ends: X wins in {plies}, a win for the AI." in out
+    assert len(_why_lines(out)) == plies
+
+
+def test_help_lists_why():
+    out = play("--side", "X", "--level", "easy", typed="?\nq\n")
+    assert "h: recommended move   w: why (the line of best play)   ?: help   q: resign and quit" in out

@@ -164,6 +164,7 @@ PAST_THE_CHECK = {
     "puzzles": 405,
     "puzzle": 405,
     "puzzle_board": 405,
+    "analysis": 405,  # the analysis board: GET only
 }
 
 

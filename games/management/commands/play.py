@@ -2,7 +2,8 @@
 
 Like the classroom programs it grew from: choose X or O, type moves on a
 numpad-like grid ("Bad move" asks again), ask for the recommended move and see
-how long the evaluation took. Moves are typed as a numpad digit on 3x3 (7 8 9
+how long the evaluation took, or ask why (``w``): the line of best play from
+there, move by move, and how it ends. Moves are typed as a numpad digit on 3x3 (7 8 9
 is the top row, as on a keyboard's numpad) or, on every board, as a row and a
 column counted from 1: ``1 3`` or ``1,3`` is the top right corner of 3x3.
 
@@ -33,6 +34,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import engine
 from games.errors import GameError
+from games.learn import explain
 from games.play import services
 from games.play.models import LEVEL_DESCRIPTIONS, Game, Level, StartMode, Status, Variant, levels_described
 from games.play.players import Player, new_guest_key
@@ -43,6 +45,7 @@ NUMPAD_KEY = {row * 3 + column: digit for digit, (row, column) in NUMPAD.items()
 
 QUIT = {"q", "quit", "exit", "resign"}
 HINT = {"h", "hint"}
+WHY = {"w", "why"}
 HELP = {"?", "help"}
 
 
@@ -266,7 +269,7 @@ class Command(BaseCommand):
             how = 'Type a move as a numpad digit (7 8 9 is the top row) or as row and column, e.g. "1 3".'
         else:
             how = f'Type a move as row and column, each from 1 to {size}, e.g. "2 3".'
-        return how + "\nh: recommended move   ?: help   q: resign and quit"
+        return how + "\nh: recommended move   w: why (the line of best play)   ?: help   q: resign and quit"
 
     def _show(self, game: Game, ply: int | None = None) -> None:
         """The board of ``game`` (after ``ply`` moves, when given)."""
@@ -289,6 +292,9 @@ class Command(BaseCommand):
                 return self._leave(game, player)
             if answer.lower() in HINT:
                 self._hint(game)
+                continue
+            if answer.lower() in WHY:
+                self._why(game)
                 continue
             if answer.lower() in HELP:
                 self._say(self._how_to_move(game.size))
@@ -329,6 +335,27 @@ class Command(BaseCommand):
             f"Recommended move: {cell_input(cell, game.size)} ({cell_name(cell, game.size)}). "
             f"Evaluation time: {seconds:.7f}s. With perfect play: {evaluation}."
         )
+
+    def _why(self, game: Game) -> None:
+        """The line of best play from here, move by move, and how it ends: why
+        the hint is what it is. The same line the analysis board shows."""
+        board = game.board
+        line = engine.principal_variation(board)
+        whose = {game.human_side: "you", game.ai_side: "AI"}
+        self._say("Why: the line of best play from here, with perfect play from both sides:")
+        for move in explain.line_moves(board, line):
+            self._say(
+                f"  {move.ply}. {move.side} ({whose[move.side]}) "
+                f"{cell_input(move.cell, game.size)}: {cell_name(move.cell, game.size)}"
+            )
+        winner = explain.end_of_line(board, line).winner
+        if not line.complete:
+            self._say("The engine ran out of time there; it does not guess the rest.")
+        elif winner is None:
+            self._say("It ends in a draw: neither side can force a line.")
+        else:
+            end = explain.line_end(board, line)
+            self._say(f"It ends: {end}, a win for {'you' if winner == game.human_side else 'the AI'}.")
 
     def _leave(self, game: Game, player: Player) -> Game:
         """The player walks away: an unfinished game is resigned."""

@@ -1,0 +1,144 @@
+"""The analysis board: any position on any board, every free cell's exact
+outcome in words, and the line of best play to step through.
+
+The whole state is in the address, so any position can be shared by its link
+and the page works without JavaScript: every free cell is a link to the
+position after that move, the arrows are links along the line, and pasting a
+position is a GET form. The scheme (``board``, ``moves``, ``ply``) is
+described in :mod:`games.learn.positions`:
+
+    /analysis/                                   the empty 3x3 board
+    /analysis/?board=X...O....                   that position
+    /analysis/?moves=4,0,8&ply=2                 3x3 after 4 and 0, with 8 one step ahead
+    /analysis/?board=................&moves=5    4x4 after its first move
+
+A link that cannot be read whole shows what it can with a message saying
+what was wrong (status 400), never an error page. Guests have a budget of
+requests (:mod:`games.learn.rate_limit`): each one runs the engine.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from games import engine
+from games.learn import explain, positions
+from games.learn.position_analysis import PositionAnalysis, position_analysis
+from games.learn.rate_limit import limited_for_guests
+
+#: The empty boards a learner can start from.
+EMPTY_BOARDS = ((3, "3×3"), (4, "4×4"), (5, "5×5, four in a row"))
+
+
+@require_GET
+@limited_for_guests("analysis")
+def analysis(request):
+    """The analysis board for the position the link carries (see the module's docstring)."""
+    link = positions.read_link(request.GET.get("board"), request.GET.get("moves"), request.GET.get("ply"))
+    found = position_analysis(link.board)
+    context = analysis_context(link, found, base=reverse("games:analysis"))
+    context["share_url"] = request.build_absolute_uri(context["here"])
+    # A position that could not be read stays in the box, to be put right.
+    context["position_text"] = (request.GET.get("board") or "")[:100] if context["board_problem"] else str(link.board)
+    return render(request, "learn/analysis.html", context, status=400 if link.problems else 200)
+
+
+def analysis_context(link: positions.AnalysisLink, found: PositionAnalysis, base: str) -> dict:
+    """Everything the page shows: the board's cells, the steps along the line,
+    the line of best play, and the links out of here."""
+    board, analysis = found.board, found.analysis
+    shown, first, last = link.shown_ply, link.first_ply, link.last_ply
+    problems = {problem.parameter: problem.message for problem in link.problems}
+    return {
+        "board": board,
+        "variant": board.variant,
+        "mover": board.to_move,
+        "value": found.value,
+        "analysis": analysis,
+        "cells": _cells(link, found, base),
+        "all_equal": _all_equal(analysis),
+        "marks_best": bool(_best_marked(found)),
+        "unsolved": any(e.outcome == "unsolved" for e in analysis.values()),
+        "here": base + link.query(),
+        "shown_ply": shown,
+        "first_ply": first,
+        "last_ply": last,
+        "steps": {
+            "first": base + link.at(first).query(),
+            "prev": base + link.at(shown - 1).query(),
+            "next": base + link.at(shown + 1).query(),
+            "last": base + link.at(last).query(),
+        },
+        "moves": [
+            {
+                "ply": first + i + 1,
+                "side": engine.side_to_move(first + i),
+                "name": explain.cell_name(cell, board.size),
+                "url": base + link.at(first + i + 1).query(),
+                "ahead": first + i + 1 > shown,
+            }
+            for i, cell in enumerate(link.moves)
+        ],
+        "start_url": base + link.at(first).query(),
+        "line": found.line,
+        "line_moves": [
+            {
+                "move": move,
+                "name": explain.cell_name(move.cell, board.size),
+                "url": base + link.followed_by(found.line.cells, move.number).query(),
+            }
+            for move in explain.line_moves(board, found.line)
+        ],
+        "line_end": explain.line_end(board, found.line),
+        "problems": link.problems,
+        "board_problem": problems.get("board", ""),
+        "empty_boards": [
+            (label, base + positions.analysis_query(engine.Board.empty(size))) for size, label in EMPTY_BOARDS
+        ],
+    }
+
+
+def _cells(link: positions.AnalysisLink, found: PositionAnalysis, base: str) -> list[dict]:
+    board, analysis = found.board, found.analysis
+    best = _best_marked(found)
+    winning = set(board.winning_line or ())
+    last = link.played[-1] if link.played else None
+    cells = []
+    for index, mark in enumerate(str(board)):
+        name = explain.cell_name(index, board.size).capitalize()
+        evaluation = analysis.get(index)
+        cell = {
+            "index": index,
+            "mark": "" if mark == "." else mark,
+            "win": index in winning,
+            "last": index == last,
+            "best": index in best,
+            "evaluation": evaluation,
+        }
+        if evaluation is not None:
+            words = explain.outcome_words(evaluation, board.to_move)
+            cell["who"], cell["when"] = explain.winner_and_distance(evaluation, board.to_move)
+            cell["url"] = base + link.after(index).query()
+            cell["label"] = f"{name}: {words}{', a best move' if index in best else ''}"
+        elif mark == ".":
+            cell["label"] = f"{name}, empty"
+        else:
+            notes = (", the last move" if index == last else "") + (", in the winning line" if index in winning else "")
+            cell["label"] = f"{name}, {mark}{notes}"
+        cells.append(cell)
+    return cells
+
+
+def _all_equal(analysis) -> bool:
+    """Every cell solved, and each as good as the next."""
+    return bool(analysis) and analysis.exact and set(analysis.best_cells) == set(analysis)
+
+
+def _best_marked(found: PositionAnalysis) -> set[int]:
+    """The cells marked as best moves: none when every cell is as good as the
+    next (a board of rings would say nothing), nor when a cell was not solved
+    in time (it might be better than the best of those solved)."""
+    analysis = found.analysis
+    return set() if _all_equal(analysis) or not analysis.exact else set(analysis.best_cells)
