@@ -15,7 +15,8 @@ import functools
 from dataclasses import dataclass
 
 from games.rules import Board
-from games.search.tree import WIN_SCORE, move_values
+from games.search.nodes import WIN_SCORE
+from games.search.tree import move_values
 
 #: What the fatalist does wrong, by the outcome it cannot avoid anyway.
 KINDS = ("slower win", "sooner loss")
