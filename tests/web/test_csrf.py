@@ -158,6 +158,9 @@ PAST_THE_CHECK = {
     "rematch_cancel": 404,
     "stats": 405,
     "leaderboard": 405,
+    # The search, step by step (games/learn/tree.py): pages that only read.
+    "tree": 405,
+    "tree_scoring": 405,
 }
 
 
