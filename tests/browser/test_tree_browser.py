@@ -60,6 +60,8 @@ def test_a_learner_switches_to_alpha_beta_and_steps_through_it(explorer):
     # The step came without a reload, and the focus stayed on "Next node" for the next one.
     assert page.evaluate("window.stayedOnThePage") is True
     expect(page.locator('[data-step-link="next"]')).to_be_focused()
+    # A screen reader hears the step: a live region that stays put says it.
+    expect(page.locator("body > [aria-live=polite]")).to_have_text(f"Step 2 of {visits}. O tries cell {first_move}.")
     for n in range(3, 8):
         page.keyboard.press("Enter")
         expect(step_heading(page)).to_have_text(f"Step {n} of {visits}")

@@ -136,6 +136,21 @@
 
   // -- steps without a reload ----------------------------------------------------
 
+  // A step swaps the explorer's insides, so the story that says what happened is
+  // new each time; a live region that stays put reads it out.
+  var announcer = document.createElement("div");
+  announcer.className = "visually-hidden";
+  announcer.setAttribute("aria-live", "polite");
+  document.body.appendChild(announcer);
+
+  function announce() {
+    var where = explorer.querySelector(".tree-steps__where");
+    var story = explorer.querySelector("[data-step-story]");
+    announcer.textContent = [where, story].filter(Boolean).map(function (part) {
+      return part.textContent.trim().replace(/\s+/g, " ");
+    }).join(". ");
+  }
+
   function show(url, focusName, push) {
     return fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
       .then(function (response) {
@@ -149,6 +164,7 @@
         explorer.innerHTML = fresh.innerHTML;
         if (push) window.history.pushState({ tree: true }, "", url);
         setUpTree();
+        announce();
         var current = explorer.querySelector('[aria-current="step"]');
         if (current) current.scrollIntoView({ block: "nearest" });
         var again = explorer.querySelector('[data-step-link="' + focusName + '"]');
