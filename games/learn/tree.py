@@ -67,6 +67,10 @@ def tree(request):
             "search": search,
             "items": tree_items(search, step, query),
             "empty_board_url": _url({**query, "board": "." * 9}),
+            "switch": {
+                "name": ALGORITHM_NAMES["minimax" if search.algorithm == "alphabeta" else "alphabeta"],
+                "url": _url({**query, "algorithm": "minimax" if search.algorithm == "alphabeta" else "alphabeta"}),
+            },
             "step": step,
             "shown_step": None if step is None else step + 1,
             "steps": steps,

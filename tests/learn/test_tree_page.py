@@ -98,6 +98,8 @@ def test_the_explorer_opens_on_a_position_the_engine_chose_and_draws_its_whole_t
     assert parsed.label(items[0]).startswith("The position, O to move, value +6 X wins in 4 moves")
     assert "Plain minimax visits <strong>47</strong> positions." in html
     assert f"so O plays cell <strong>{tree.best_move}</strong>" in html
+    assert f'href="{TREE}?board={DEFAULT}&amp;algorithm=alphabeta&amp;scoring=depth&amp;order=index&amp;seed=1"' in html
+    assert "The same position with alpha-beta" in html
     # A tree widget: every node has its level, parents say whether they are open.
     for item, node in zip(items, tree.nodes, strict=True):
         assert item.attrs["aria-level"] == str(node.depth + 1)
