@@ -17,6 +17,10 @@ public names of the parts that live beside it:
     games/search/moves.py      best_move at each level, opening_move, and
                                principal_variation: the line of best play
     games/search/review.py     review: every move of a finished game labelled
+    games/search/tree.py       search_tree: minimax and alpha-beta as the
+                               classroom draws them, every node recorded
+    games/search/nodes.py      what a recorded search is made of
+    games/search/fatalist.py   fatalist_examples: where ±1 scoring plays worse
 
 Every board is solved exactly: 3x3 by a table made at import, 4x4 and 5x5 by
 alpha-beta with a transposition table, and on 5x5 an opening book of solved
@@ -38,11 +42,24 @@ from games.rules import (
 from games.search.analysis import DEFAULT_BUDGET as DEFAULT_BUDGET
 from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse
 from games.search.counts import TEXTBOOK_COUNT_LIMIT as TEXTBOOK_COUNT_LIMIT
+from games.search.fatalist import FatalistExample, fatalist_examples
 from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, Line, best_move, opening_move, principal_variation
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
+from games.search.nodes import Cut, NodeState, SearchNode, SearchTree, outcome_of
 from games.search.review import LABELS, MoveReview, Review, review
 from games.search.review import REVIEW_BUDGET as REVIEW_BUDGET
 from games.search.solver import WIN as WIN
+from games.search.tree import (
+    TREE_ALGORITHMS,
+    TREE_MAX_FREE_CELLS,
+    TREE_NODES_LIMIT,
+    TREE_ORDERS,
+    TREE_SCORINGS,
+    check_searchable,
+    move_values,
+    nodes_visited,
+    search_tree,
+)
 
 __all__ = [
     "Board",
@@ -69,4 +86,21 @@ __all__ = [
     "Line",
     "other_side",
     "side_to_move",
+    # The search, step by step (games/search/tree.py, nodes.py, fatalist.py).
+    "search_tree",
+    "nodes_visited",
+    "move_values",
+    "outcome_of",
+    "check_searchable",
+    "SearchTree",
+    "SearchNode",
+    "NodeState",
+    "Cut",
+    "TREE_ALGORITHMS",
+    "TREE_SCORINGS",
+    "TREE_ORDERS",
+    "TREE_MAX_FREE_CELLS",
+    "TREE_NODES_LIMIT",
+    "fatalist_examples",
+    "FatalistExample",
 ]

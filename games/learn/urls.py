@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.learn import analysis, mistakes, puzzles
+from games.learn import analysis, mistakes, puzzles, tree
 
 urlpatterns: list = [
     # The analysis board (games/learn/analysis.py).
@@ -13,4 +13,7 @@ urlpatterns: list = [
     path("puzzles/", puzzles.puzzles, name="puzzles"),
     path("puzzles/<int:pk>/", puzzles.puzzle, name="puzzle"),
     path("puzzles/<str:variant>/", puzzles.puzzle_board, name="puzzle_board"),
+    # The search, step by step: the tree explorer, and fatalist against depth-aware scores.
+    path("learn/tree/", tree.tree, name="tree"),
+    path("learn/tree/scoring/", tree.tree_scoring, name="tree_scoring"),
 ]

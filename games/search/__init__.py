@@ -13,6 +13,11 @@
                   opening_move by the start modes
     review.py     review: every move of a finished game labelled, and the one
                   that decided it
+    nodes.py      what a recorded search is made of: nodes, cuts, steps
+    tree.py       search_tree: minimax and alpha-beta as the classroom draws
+                  them, every node recorded in visit order, for the learning pages
+    fatalist.py   fatalist_examples: positions where scoring wins and losses
+                  ±1 plays worse than depth-aware scores, found by search
 
 A module imports only the rules and the modules listed above it. The site imports none of
 them: ``games.engine`` is its one door.

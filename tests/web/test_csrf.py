@@ -165,6 +165,9 @@ PAST_THE_CHECK = {
     "puzzle": 405,
     "puzzle_board": 405,
     "analysis": 405,  # the analysis board: GET only
+    # The search, step by step (games/learn/tree.py): pages that only read.
+    "tree": 405,
+    "tree_scoring": 405,
 }
 
 

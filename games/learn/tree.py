@@ -1,0 +1,331 @@
+"""The search, step by step: the minimax tree of any position, drawn node by
+node, with alpha-beta's α, β and cuts, and the fatalist beside the depth-aware
+player.
+
+The engine records the search (``engine.search_tree``); this module only reads
+the address, asks, and puts the answer into words for the page. Everything is
+a GET with the choices in the address, so a step can be linked to, and every
+step is a link: the page works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET
+
+from games import engine
+from games.learn.tree_form import TreeForm
+
+ALGORITHM_NAMES = {"minimax": "Plain minimax", "alphabeta": "Alpha-beta"}
+SCORING_NAMES = {"depth": "Depth-aware", "fatalist": "Fatalist"}
+ORDER_NAMES = {"index": "Cell order", "centre": "Centre first", "random": "Random"}
+#: A whole tree of more nodes than this opens folded below the root's moves (with JavaScript).
+FOLD_ABOVE = 150
+
+
+def default_position() -> str:
+    """The position the explorer opens on: the fatalist's "sooner loss", a
+    small tree where blocking matters (found by the engine, like the classroom's)."""
+    return engine.fatalist_examples()[-1].position
+
+
+@require_GET
+def tree(request):
+    """The tree explorer: ``?board=...&algorithm=alphabeta&order=centre&step=N``."""
+    data = request.GET.dict()
+    for name, value in {**TreeForm.DEFAULTS, "board": default_position()}.items():
+        data.setdefault(name, value)
+    form = TreeForm(data)
+    choices = form.choices()
+    if "board" in form.errors:
+        return render(request, "learn/tree.html", {"form": form, "refused": form.errors["board"][0]})
+    board = form.cleaned_data.get("board") or engine.Board.from_string(default_position())
+    search = engine.search_tree(
+        board, choices["algorithm"], choices["scoring"], choices["order"], choices["seed"], choices.get("depth")
+    )
+    steps = len(search.nodes)
+    step = min(choices["step"], steps) - 1 if "step" in choices else None
+    query = {
+        "board": str(board),
+        "algorithm": search.algorithm,
+        "scoring": search.scoring,
+        "order": search.order,
+        "seed": search.seed,
+    }
+    if "depth" in choices:
+        query["depth"] = choices["depth"]
+    return render(
+        request,
+        "learn/tree.html",
+        {
+            "form": form,
+            "board": board,
+            "search": search,
+            "items": tree_items(search, step, query),
+            "empty_board_url": _url({**query, "board": "." * 9}),
+            "switch": {
+                "name": ALGORITHM_NAMES["minimax" if search.algorithm == "alphabeta" else "alphabeta"],
+                "url": _url({**query, "algorithm": "minimax" if search.algorithm == "alphabeta" else "alphabeta"}),
+            },
+            "step": step,
+            "shown_step": None if step is None else step + 1,
+            "steps": steps,
+            "step_links": _step_links(query, step, steps),
+            "step_sentences": [] if step is None else step_sentences(search, step),
+            "root_value": signed(search.value),
+            "root_words": outcome_words(search.value, search.scoring, 0),
+            "cells": _root_cells(board, query),
+            "counts": _ordering_counts(board, search),
+            "names": {
+                "algorithm": ALGORITHM_NAMES[search.algorithm],
+                "scoring": SCORING_NAMES[search.scoring],
+                "order": ORDER_NAMES[search.order],
+            },
+        },
+    )
+
+
+@require_GET
+def tree_scoring(request):
+    """Depth-aware against fatalist scores, side by side on the positions the engine found."""
+    examples = []
+    for example in engine.fatalist_examples():
+        board = engine.Board.from_string(example.position)
+        query = {"board": example.position, "algorithm": "minimax", "order": "index"}
+        moves = [
+            {
+                "cell": cell,
+                "fatalist": signed(example.fatalist_values[cell]),
+                "depth": signed(example.depth_values[cell]),
+                "fatalist_pick": cell == example.fatalist.cell,
+                "depth_pick": cell == example.depth_aware.cell,
+            }
+            for cell in example.depth_values
+        ]
+        examples.append(
+            {
+                "example": example,
+                "board": board,
+                "mover": board.to_move,
+                "cells": _root_cells(
+                    board, None, marked={example.fatalist.cell: "fatalist", example.depth_aware.cell: "depth"}
+                ),
+                "moves": moves,
+                "fatalist_value": signed(example.fatalist.value),
+                "depth_value": signed(example.depth_aware.value),
+                "fatalist_words": _game_words(example.fatalist),
+                "depth_words": _game_words(example.depth_aware),
+                "fatalist_url": _url({**query, "scoring": "fatalist"}),
+                "depth_url": _url({**query, "scoring": "depth"}),
+            }
+        )
+    return render(request, "learn/tree_scoring.html", {"examples": examples})
+
+
+# --------------------------------------------------------------------------
+# Words for the page.
+
+
+def signed(value: float | None) -> str:
+    """+7, −8, 0, +∞ and −∞, as the page writes values and windows."""
+    if value is None:
+        return ""
+    if math.isinf(value):
+        return "+∞" if value > 0 else "−∞"
+    value = int(value)
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def outcome_words(value: int, scoring: str, plies_below: int) -> str:
+    """What a value means: "X wins in 2", "O wins", "draw"."""
+    result, plies = engine.outcome_of(value, scoring)
+    if result == "draw":
+        return "draw"
+    winner = "X" if result == "x_won" else "O"
+    if plies is None:
+        return f"{winner} wins"
+    left = plies - plies_below
+    if left <= 0:
+        return f"{winner} has won"
+    return f"{winner} wins in {left} move{'s' if left > 1 else ''}"
+
+
+def _game_words(choice) -> str:
+    if choice.result == "draw":
+        return "a draw"
+    winner = "X" if choice.result == "x_won" else "O"
+    return f"{winner} wins at once" if choice.plies == 1 else f"{winner} wins in {choice.plies} moves"
+
+
+def step_sentences(search: engine.SearchTree, step: int) -> list[str]:
+    """What happened at ``step``: the node entered, then each value that became
+    final, deepest first, and where it went."""
+    node = search.nodes[step]
+    if node.parent is None:
+        sentences = [f"The search starts at the position, {node.to_move} to move."]
+    else:
+        sentences = [f"{node.mover} tries cell {node.move}."]
+    for done in search.finished_at(step):
+        value = signed(done.value) if done.bound == "exact" else f"{done.bound} {signed(done.value)}"
+        if done.result:
+            said = f"“{node_name(done)}” ends the game, {_result_words(done.result)}: {value}"
+        elif done.hidden:
+            said = f"Below “{node_name(done)}”, {done.hidden:,} more positions are searched: {value}"
+        else:
+            said = f"“{node_name(done)}” has all it needs: {value}"
+        if done.cut:
+            cells = ", ".join(str(c) for c in done.cut.moves)
+            plural = "s" if len(done.cut.moves) > 1 else ""
+            sentences.append(f"Cut at “{node_name(done)}”: cell{plural} {cells} not searched. {done.cut.reason}.")
+        if done.parent is None:
+            words = outcome_words(done.value, search.scoring, 0)
+            sentences.append(
+                f"The search is over: the position is worth {value} ({words}); {done.to_move} plays cell {done.best_move}."
+            )
+        else:
+            sentences.append(f"{said}, which goes up to “{node_name(search.nodes[done.parent])}”.")
+    return sentences
+
+
+def node_name(node: engine.SearchNode) -> str:
+    """A node as the tree names it: "X plays cell 4", or "the position" at the top."""
+    return "the position" if node.parent is None else f"{node.mover} plays cell {node.move}"
+
+
+def _result_words(result: str) -> str:
+    return {"x_won": "X wins", "o_won": "O wins", "draw": "draw"}[result]
+
+
+def tree_items(search: engine.SearchTree, step: int | None, query: dict) -> list[dict]:
+    """The drawn nodes as the template writes them: depth first, each with
+    how many groups close after it, and the cuts as greyed items. ``query``
+    is the page's choices, kept by each node's "Search from here"."""
+    explore = _explore_url(query)
+    states = {s.step: s for s in search.at_step(len(search.nodes) - 1 if step is None else step)}
+    items: list[dict] = []
+    on_path = set()
+    if step is not None:
+        node = search.nodes[step]
+        while node is not None:
+            on_path.add(node.step)
+            node = None if node.parent is None else search.nodes[node.parent]
+
+    def add(node: engine.SearchNode, level: int) -> None:
+        state = states[node.step]
+        children = [c for c in node.children if c in states]
+        cut = node.cut if node.cut and state.status == "done" else None
+        parent = None if node.parent is None else search.nodes[node.parent]
+        chosen = parent is not None and states[parent.step].status == "done" and parent.best_move == node.move
+        value = state.value
+        bound = node.bound if state.status == "done" else "so far"
+        items.append(
+            {
+                "node": node,
+                "id": f"node-{node.step}",
+                "level": level,
+                "state": state,
+                "value": signed(value),
+                "bound": bound,
+                "words": "" if value is None or bound != "exact" else outcome_words(value, search.scoring, node.depth),
+                "alpha": signed(state.alpha),
+                "beta": signed(state.beta),
+                "alpha_in": signed(node.alpha_in),
+                "beta_in": signed(node.beta_in),
+                "chosen": chosen,
+                "current": node.step == step,
+                "fold": bool(children)
+                and node.step not in on_path
+                and (step is not None or (level >= 2 and len(search.nodes) > FOLD_ABOVE)),
+                "opens": bool(children or cut),
+                "closes": [],
+                "explore": explore(node.position) if node.result is None and node.parent is not None else None,
+                "result": _result_words(node.result) if node.result else "",
+            }
+        )
+        for child in children:
+            add(search.nodes[child], level + 1)
+        if cut:
+            items.append(
+                {
+                    "cut": cut,
+                    "id": f"cut-{node.step}",
+                    "level": level + 1,
+                    "cells": ", ".join(str(c) for c in cut.moves),
+                    "plural": len(cut.moves) > 1,
+                    "alpha": signed(cut.alpha),
+                    "beta": signed(cut.beta),
+                    "opens": False,
+                    "closes": [],
+                }
+            )
+        if children or cut:
+            items[-1]["closes"].append(node.step)
+
+    add(search.root, 1)
+    return items
+
+
+def _url(query: dict) -> str:
+    return f"{reverse('games:tree')}?{urlencode(query)}"
+
+
+def _explore_url(query: dict):
+    """A node's "Search from here", keeping the page's choices: made once per
+    page, since a tree has hundreds."""
+    prefix = _url({key: value for key, value in query.items() if key != "board"})
+    return lambda position: f"{prefix}&board={position}"
+
+
+def _step_links(query: dict, step: int | None, steps: int) -> dict:
+    def at(n: int) -> str:
+        return _url({**query, "step": n + 1})
+
+    if step is None:
+        return {"start": at(0), "whole": None}
+    return {
+        "first": at(0) if step > 0 else None,
+        "previous": at(step - 1) if step > 0 else None,
+        "next": at(step + 1) if step + 1 < steps else None,
+        "last": at(steps - 1) if step + 1 < steps else None,
+        "whole": _url(query),
+    }
+
+
+def _root_cells(board: engine.Board, query: dict | None, marked: dict | None = None) -> list[dict]:
+    """The position's cells with their numbers; a free cell links to the position after it is played."""
+    cells = []
+    for index in range(board.size * board.size):
+        mark = board.cell(index)
+        cell = {"index": index, "mark": mark if mark != "." else "", "tag": (marked or {}).get(index)}
+        if mark == ".":
+            cell["label"] = f"cell {index}, free"
+            if query is not None and not board.is_game_over():
+                after = board.play(index)
+                if not after.is_game_over():
+                    cell["url"] = _url({**query, "board": str(after)})
+        else:
+            cell["label"] = f"cell {index}, {mark}"
+        cells.append(cell)
+    return cells
+
+
+def _ordering_counts(board: engine.Board, search: engine.SearchTree) -> dict:
+    """Positions each search visits from here, by move order, with this page's scoring and seed."""
+    minimax = engine.nodes_visited(board, "minimax", search.scoring)
+    rows = []
+    for order in engine.TREE_ORDERS:
+        count = engine.nodes_visited(board, "alphabeta", search.scoring, order, search.seed)
+        rows.append(
+            {
+                "order": order,
+                "name": ORDER_NAMES[order] + (f" (seed {search.seed})" if order == "random" else ""),
+                "alphabeta": count,
+                "share": f"{count / minimax:.1%}",
+                "current": order == search.order,
+            }
+        )
+    return {"minimax": minimax, "rows": rows}
