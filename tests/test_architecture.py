@@ -42,8 +42,9 @@ MODULES = {
 }
 
 
-def _of_kind(*suffixes: str) -> list[str]:
-    return [name for name in MODULES if name.rsplit(".", 1)[-1] in suffixes]
+def _of_kind(*kinds: str) -> list[str]:
+    """Modules named for one of ``kinds``: "services", or "puzzle_services" too."""
+    return [name for name in MODULES if name.rsplit(".", 1)[-1].split("_")[-1] in kinds]
 
 
 def _imports_any(module: str, prefixes: tuple[str, ...]) -> list[str]:
@@ -52,6 +53,7 @@ def _imports_any(module: str, prefixes: tuple[str, ...]) -> list[str]:
 
 def test_the_modules_are_found():
     assert {"games.engine", "games.play.services", "games.lobby.views", "games.api.views"} <= set(MODULES)
+    assert {"games.learn.puzzle_services", "games.learn.puzzle_selectors"} <= set(_of_kind("services", "selectors"))
 
 
 @pytest.mark.parametrize(

@@ -46,3 +46,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # database at the end. The pool is exercised where it runs, in the server
 # processes of tests/live/test_production_server.py (production settings).
 DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
+
+# Guests' budget for the learning pages (games/learn/rate_limit.py): the tests
+# are one "guest" asking hundreds of times a minute; the tests of the budget
+# itself set their own small one.
+LEARN_RATE_ANON = "100000/min"

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET
 
 from games import engine
 from games.learn import reviews
+from games.learn.rate_limit import limited_for_guests
 from games.play import selectors
 from games.play.models import Game, Status
 from games.play.players import current_player
@@ -89,6 +90,7 @@ def _cells(board: engine.Board, move: engine.MoveReview, answer, analysis) -> li
 
 
 @require_GET
+@limited_for_guests("mistakes_page")
 def mistakes_page(request, pk: int):
     """One mistake of a finished game at a time: its position, a form to try a
     move (``?cell=``), the verdict, and the answer with its line (``?show=1``)."""

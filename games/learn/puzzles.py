@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 from games import engine
 from games.learn import puzzle_selectors, solving
 from games.learn.models import Puzzle
+from games.learn.rate_limit import limited_for_guests
 from games.play.models import Variant
 
 #: Puzzles on a page of a board's list.
@@ -52,6 +53,7 @@ def puzzle_board(request, variant: str):
 
 
 @require_GET
+@limited_for_guests("puzzle")
 def puzzle(request, pk: int):
     """One puzzle: ``?played=`` holds the learner's moves so far, ``cell`` adds
     one (the board's buttons), ``solution=1`` gives up and shows the line."""

@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from games import engine
+from games.learn.rate_limit import limited_for_guests
 from games.learn.tree_form import TreeForm
 
 ALGORITHM_NAMES = {"minimax": "Plain minimax", "alphabeta": "Alpha-beta"}
@@ -34,6 +35,7 @@ def default_position() -> str:
 
 
 @require_GET
+@limited_for_guests("tree")
 def tree(request):
     """The tree explorer: ``?board=...&algorithm=alphabeta&order=centre&step=N``."""
     data = request.GET.dict()
@@ -90,6 +92,7 @@ def tree(request):
 
 
 @require_GET
+@limited_for_guests("tree_scoring")
 def tree_scoring(request):
     """Depth-aware against fatalist scores, side by side on the positions the engine found."""
     examples = []

@@ -2,9 +2,11 @@
 
 from django.urls import path
 
-from games.learn import analysis, mistakes, puzzles, tree
+from games.learn import analysis, hub, mistakes, puzzles, tree
 
 urlpatterns: list = [
+    # Where learning starts: one card per way in.
+    path("learn/", hub.learn, name="learn"),
     # The analysis board (games/learn/analysis.py).
     path("analysis/", analysis.analysis, name="analysis"),
     # Learn from your mistakes: a finished game's mistakes and blunders, tried again.

@@ -166,6 +166,7 @@ PAST_THE_CHECK = {
     "puzzle_board": 405,
     "analysis": 405,  # the analysis board: GET only
     # The search, step by step (games/learn/tree.py): pages that only read.
+    "learn": 405,
     "tree": 405,
     "tree_scoring": 405,
 }
