@@ -34,18 +34,19 @@ def _perfect_move(board: Board, rng: random.Random, deadline: float | None = Non
     once and the first cell, in random order, that keeps its score is played:
     proving one good cell is far cheaper than proving all. On 5x5 the cell
     the opening book plays is tried first, then the cells whose positions the
-    book knows, so the engine stays on the book's line while it can. Past
+    book knows, so the engine stays on the book's line while it can, whether
+    or not the position was analysed before. Past
     ``deadline`` (perf_counter time), ``Timeout``.
     """
-    known = recalled(board)
-    if known is not None:
-        return rng.choice(known.best_cells)
     solver = solver_for(board._geo.size)
-    me, opp = board._mover_masks()
-    cells = board.legal_moves
+    known = recalled(board)
+    cells = list(known.best_cells) if known is not None else board.legal_moves
     rng.shuffle(cells)
     if solver.book:
         cells.sort(key=lambda cell: _book_rank(solver, board, cell))
+    if known is not None:
+        return cells[0]  # every one of them is best: the book's, if it has one
+    me, opp = board._mover_masks()
     with solver.lock:
         solver.deadline = deadline
         try:

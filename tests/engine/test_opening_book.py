@@ -94,3 +94,13 @@ def test_without_its_book_the_engine_says_so_and_still_plays_and_analyses_exactl
         cell: fresh.score_move(me, opp, cell) for cell in board.legal_moves
     }
     assert best_move(board, seed=3) in analysis.best_cells
+
+
+def test_the_ai_keeps_to_the_books_line_after_the_position_was_analysed():
+    # An analysis of the empty board finds every cell a draw; the AI still
+    # opens where the book's line does, as it does before any analysis.
+    board = Board.empty(5)
+    before = best_move(board, seed=1)
+    analysed = analyse(board, budget=30)
+    assert analysed.exact and len(analysed.best_cells) == 25
+    assert {best_move(board, seed=seed) for seed in range(5)} == {before} == {12}
