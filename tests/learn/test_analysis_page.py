@@ -9,7 +9,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from django.core.cache import cache
 
 from games import engine
 from tests.engine import reference
@@ -22,14 +21,6 @@ pytestmark = pytest.mark.django_db
 URL = "/analysis/"
 #: Late 5x5 positions (15 marks, O to move): solved at once, small enough for the referee.
 LATE_5X5 = [".X..OO..OOO.X.X.OXXXXX.O.", ".X.X.OXOO.OO.XX.XOXO...X."]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Guests' budgets and the lines kept live in the cache: each test starts clean."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 class _Cells(HTMLParser):

@@ -7,7 +7,6 @@ import html as html_lib
 import re
 
 import pytest
-from django.core.cache import cache
 
 from games import engine
 from games.play import services
@@ -25,14 +24,6 @@ BOTH_ERR = [2, 1, 4, 0, 7, 6, 3, 5, 8]
 O_BLUNDERS = [0, 1, 4, 8, 3, 5, 6]
 #: A 4x4 game with a blunder (move 8), a mistake (9), a blunder (10) and an inaccuracy (12).
 EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Reviews are cached by game id, which a new test may reuse."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _url(game) -> str:

@@ -2,21 +2,12 @@
 which stores nothing. Open to anyone, like the pages."""
 
 import pytest
-from django.core.cache import cache
 
 from games.learn.models import Puzzle
 from tests.api.conftest import assert_error, client_for, stored
 from tests.learn.test_puzzle_pages import FIVE, FORK, FORK_4X4, O_FORK
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    """Throttles count requests in the cache: each test starts with a clean slate."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

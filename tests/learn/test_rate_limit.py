@@ -3,19 +3,11 @@
 puzzle being solved and the mistakes trainer, like the analysis board."""
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tests.factories import ai_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_budget():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _addresses():

@@ -3,7 +3,6 @@ moves and the line of best play after one of them: additions only, the
 fields a program already reads are unchanged."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -17,13 +16,6 @@ O_BLUNDERS = [0, 1, 4, 8, 3, 5, 6]
 EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
 #: What a reviewed move had before reviews taught: a program reading these keeps working.
 OLD_KEYS = {"ply", "player", "cell", "label", "played", "best", "best_cells"}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import html as html_lib
 import re
 
 import pytest
-from django.core.cache import cache
 
 from games import engine
 from games.play import selectors
@@ -20,14 +19,6 @@ pytestmark = pytest.mark.django_db
 O_BLUNDERS = [0, 1, 4, 8, 3, 5, 6]
 #: A 4x4 game X wins down the first column, with one move of each kind in it.
 EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Reviews and lines are cached by game id, which a new test may reuse."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _text(fragment: str) -> str:
