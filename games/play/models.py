@@ -302,6 +302,21 @@ class Game(models.Model):
     def winner(self) -> str | None:
         return {"x_won": "X", "o_won": "O"}.get(self.result)
 
+    @property
+    def ending(self) -> str:
+        """How the game ended, in a few words: "three in a row" ("four in a
+        row" on 4x4 and 5x5), "board full", "resigned", "on time", "aborted";
+        empty while it is in progress."""
+        if self.status == Status.ABORTED:
+            return "aborted"
+        if self.status != Status.FINISHED:
+            return ""
+        if self.termination == Termination.LINE:
+            return f"{'three' if self.size == 3 else 'four'} in a row"
+        return {Termination.FULL_BOARD: "board full", Termination.RESIGNED: "resigned", Termination.TIMEOUT: "on time"}[
+            self.termination
+        ]
+
     def outcome_for(self, side: str | None) -> str | None:
         """ "won", "lost" or "drawn" from one side's point of view, None while unfinished."""
         if side is None or self.status != Status.FINISHED:

@@ -72,15 +72,15 @@ def intcomma_plain(value: int) -> str:
     return f"{value:,}"
 
 
-def _viewer_side(game, request):
-    player = current_player(request)
-    return game.side_of(player.user, player.guest_key)
-
-
 @register.filter
-def side_for(game, request):
-    """The side the person viewing plays in ``game``, or None."""
-    return _viewer_side(game, request)
+def side_for(game, viewer):
+    """The side ``viewer`` plays in ``game``, or None. ``viewer`` is a request
+    (the person looking: signed in, or a guest by session) or a user (the
+    player whose page it is, whoever looks)."""
+    if hasattr(viewer, "session"):
+        player = current_player(viewer)
+        return game.side_of(player.user, player.guest_key)
+    return game.side_of(viewer)
 
 
 @register.filter

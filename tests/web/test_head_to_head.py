@@ -4,11 +4,14 @@ import pytest
 from django.db import connection
 from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from games.lobby import services as lobby_services
 from games.play import services
+from games.play.models import Game
 from games.play.players import Player
 from games.stats import selectors
+from tests.factories import DRAW, X_WINS, human_game
 
 pytestmark = pytest.mark.django_db
 
@@ -22,10 +25,6 @@ def _play(x, o, cells, *, resign=None):
     if resign is not None:
         services.game_resign(game_id=game.pk, player=Player(user=resign))
     return game
-
-
-X_WINS = [0, 3, 1, 4, 2]
-DRAW = [4, 0, 8, 2, 1, 7, 6, 3, 5]
 
 
 def test_wins_losses_and_draws_per_opponent_in_one_query(user, django_user_model):
@@ -64,3 +63,16 @@ def test_a_profile_shows_the_record_against_each_opponent(client, user, django_u
     html = client.get("/players/bob/").content.decode()
     assert "Against other players" in html and '<a href="/players/alice/">alice</a>' in html
     assert '<td class="head-to-head__games">1</td><td>0</td><td>1</td><td>0</td>' in html
+
+
+def test_a_players_page_shows_results_from_that_players_side_whoever_looks(client, user, bob, carol):
+    human_game(bob, user, X_WINS)  # bob (X) beats alice
+    assert Game.objects.get().result == "x_won"
+    for viewer in (None, user, carol, bob):
+        if viewer is not None:
+            client.force_login(viewer)
+        page = client.get(reverse("games:profile", args=[bob.username])).content.decode()
+        recent = page[page.index('class="game-row"') :]
+        assert '<span class="badge badge--win">Won</span>' in recent, viewer
+        assert '<span class="badge badge--loss">Lost</span>' not in recent, viewer
+        assert "vs alice" in recent

@@ -12,6 +12,7 @@ from games.play import services
 from games.play.models import Game, Status
 from games.play.players import Player
 from games.stats import counters
+from tests.factories import DRAW, X_WINS, human_game
 
 pytestmark = pytest.mark.django_db
 
@@ -394,12 +395,13 @@ def test_the_owner_gets_a_link_to_the_full_history_and_others_do_not(client, use
     assert "All your games" not in client.get(profile).content.decode()
 
 
-def test_a_visitor_sees_who_won_a_finished_game_on_someone_elses_profile(client, user):
+def test_a_visitor_sees_a_finished_game_from_the_profiles_player_side(client, user):
     lost_game(user, "X")
 
     html = client.get(reverse("games:profile", args=["alice"])).content.decode()
 
-    assert '<span class="badge">O won</span>' in html
+    assert '<span class="badge badge--loss">Lost</span>' in html  # alice lost it, whoever looks
+    assert '<span class="badge">O won</span>' not in html
     assert "In progress" not in html
 
 
@@ -408,3 +410,13 @@ def test_a_profile_without_games_says_so(client, user):
 
     assert "No games yet." in html
     assert re.search(r"<dt>Games</dt>\s*<dd>0</dd>", html)
+
+
+def test_each_game_says_how_it_ended(client_logged_in, user, bob):
+    human_game(user, bob, X_WINS)
+    human_game(user, bob, DRAW)
+    human_game(user, bob, [4], resign=user)
+    human_game(user, bob, [5, 0, 6, 1, 7, 2, 8, 3], variant="4x4")  # X's row 2 on 4x4
+    html = client_logged_in.get(reverse("games:history")).content.decode()
+    endings = re.findall(r'<span class="history-row__ending muted">([^<]+)</span>', html)
+    assert endings == ["four in a row", "resigned", "board full", "three in a row"]  # newest first
