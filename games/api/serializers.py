@@ -23,7 +23,6 @@ from games.api.fields import (
 from games.lobby.models import MOVE_TIME_LIMITS, ChallengeKind, ChallengeSide, ChallengeStatus
 from games.play.models import Level, Result, Side, StartMode, Status, Termination, Variant, levels_described
 from games.play.selectors import RESULT_FILTERS
-from games.stats.models import OPPONENT_KINDS, PROVISIONAL_GAMES
 
 # --------------------------------------------------------------------------
 # Errors (for the schema: the exception handler writes these bodies).
@@ -419,62 +418,3 @@ class ReviewSerializer(serializers.Serializer):
         source="review.decisive_ply", allow_null=True, help_text="The move that decided the result, if one did."
     )
     moves = MoveReviewSerializer(source="review.moves", many=True)
-
-
-# --------------------------------------------------------------------------
-# Statistics: a player's, and the leaderboard.
-
-
-class PlayerRecordSerializer(serializers.Serializer):
-    variant = serializers.ChoiceField(choices=Variant.choices)
-    opponent = serializers.ChoiceField(
-        choices=OPPONENT_KINDS, help_text='"human" for games between people, or the AI\'s level.'
-    )
-    games = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    draws = serializers.IntegerField()
-    losses = serializers.IntegerField()
-
-
-class RatingChangeSerializer(serializers.Serializer):
-    game = serializers.IntegerField(source="game_id", help_text="The game between people that changed it.")
-    before = serializers.IntegerField()
-    after = serializers.IntegerField()
-    finished_at = serializers.DateTimeField(source="created_at")
-
-
-class PlayerStatsSerializer(serializers.Serializer):
-    """A player's figures: ``stats`` (a PlayerStats), ``records`` and ``rating_changes``."""
-
-    username = serializers.CharField(source="stats.user.username")
-    rating = serializers.IntegerField(
-        source="stats.rating", help_text="Elo, from games between people; 1200 before the first."
-    )
-    provisional = serializers.BooleanField(
-        source="stats.is_provisional",
-        help_text=f"Fewer than {PROVISIONAL_GAMES} rated games: the rating still moves fast.",
-    )
-    rated_games = serializers.IntegerField(source="stats.rated_games")
-    rated_wins = serializers.IntegerField(source="stats.rated_wins")
-    rated_draws = serializers.IntegerField(source="stats.rated_draws")
-    rated_losses = serializers.IntegerField(source="stats.rated_losses")
-    games = serializers.IntegerField(
-        source="stats.games", help_text="Finished games of every kind, against people and the AI."
-    )
-    current_streak = serializers.IntegerField(
-        source="stats.current_streak", help_text="Wins in a row (positive) or losses in a row (negative)."
-    )
-    best_streak = serializers.IntegerField(source="stats.best_streak", help_text="The most wins in a row.")
-    records = PlayerRecordSerializer(many=True, help_text="Won, drawn and lost by board and opponent.")
-    rating_changes = RatingChangeSerializer(many=True, help_text="The last 100 changes, newest first.")
-
-
-class LeaderboardEntrySerializer(serializers.Serializer):
-    rank = serializers.IntegerField(help_text="1 for the highest rating; ties are ranked by the older account.")
-    username = serializers.CharField(source="user.username")
-    rating = serializers.IntegerField()
-    provisional = serializers.BooleanField(source="is_provisional")
-    rated_games = serializers.IntegerField()
-    wins = serializers.IntegerField(source="rated_wins")
-    draws = serializers.IntegerField(source="rated_draws")
-    losses = serializers.IntegerField(source="rated_losses")

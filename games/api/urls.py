@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import puzzles, views
+from games.api import puzzles, statistics, views
 
 app_name = "api"
 
@@ -20,8 +20,8 @@ urlpatterns = [
     path("challenges/<int:pk>/decline/", views.ChallengeDeclineApi.as_view(), name="challenge-decline"),
     path("challenges/<int:pk>/cancel/", views.ChallengeCancelApi.as_view(), name="challenge-cancel"),
     path("analyse/", views.AnalyseApi.as_view(), name="analyse"),
-    path("users/<str:username>/stats/", views.PlayerStatsApi.as_view(), name="user-stats"),
-    path("leaderboard/", views.LeaderboardApi.as_view(), name="leaderboard"),
+    path("users/<str:username>/stats/", statistics.PlayerStatsApi.as_view(), name="user-stats"),
+    path("leaderboard/", statistics.LeaderboardApi.as_view(), name="leaderboard"),
     # Puzzles (games/api/puzzles.py).
     path("puzzles/", puzzles.PuzzlesApi.as_view(), name="puzzles"),
     path("puzzles/daily/", puzzles.PuzzleDailyApi.as_view(), name="puzzle-daily"),

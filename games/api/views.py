@@ -9,7 +9,7 @@ the game is decided here.
 from __future__ import annotations
 
 from django.urls import Resolver404, resolve
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -17,10 +17,8 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games import engine
-from games.accounts import selectors as accounts_selectors
 from games.accounts import services as accounts_services
 from games.api import serializers as s
-from games.api.pagination import LeaderboardPagination
 from games.api.schema import THROTTLED_OR_LOCKED_OUT, answers, answers_to_a_challenge_action, operation
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.errors import GameNotFinished
@@ -29,7 +27,6 @@ from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.play import selectors, services
 from games.play.players import Player
-from games.stats import selectors as stats_selectors
 
 #: Seconds the engine may think about a position for /api/analyse/. Every
 #: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
@@ -353,52 +350,6 @@ class AnalyseApi(APIView):
         analysis = engine.analyse(board, budget=ANALYSE_BUDGET)
         line = engine.principal_variation(board, budget=LINE_BUDGET)
         return Response(s.AnalysisSerializer.of(board, analysis, line).data)
-
-
-# --------------------------------------------------------------------------
-# Statistics, for anyone: the same figures as the player pages and the leaderboard.
-
-
-class PlayerStatsApi(APIView):
-    permission_classes = [AllowAny]
-
-    @operation(
-        operation_id="users_stats",
-        tags=["statistics"],
-        parameters=[OpenApiParameter("username", str, OpenApiParameter.PATH, description="The player's username.")],
-        responses=answers({200: s.PlayerStatsSerializer}, 401, 404),
-        description="A player's rating (provisional until 10 rated games), rated record, streaks, "
-        "won/drawn/lost by board and opponent, and the last 100 rating changes, newest first. "
-        "Public, like the player's page; an unknown or deactivated player is a 404.",
-    )
-    def get(self, request, username: str):
-        user = accounts_selectors.active_player(username)
-        stats = {
-            "stats": stats_selectors.player_stats(user),
-            "records": stats_selectors.player_records(user),
-            "rating_changes": list(reversed(stats_selectors.rating_history(user))),
-        }
-        return Response(s.PlayerStatsSerializer(stats).data)
-
-
-class LeaderboardApi(APIView):
-    permission_classes = [AllowAny]
-    pagination_class = LeaderboardPagination
-
-    @operation(
-        operation_id="leaderboard",
-        tags=["statistics"],
-        responses=answers({200: s.LeaderboardEntrySerializer(many=True)}, 401, 404),
-        description="Players with at least one rated game, highest rating first, 50 a page, as on "
-        "the leaderboard page; `provisional` marks fewer than 10 rated games. A page past the end is a 404.",
-    )
-    def get(self, request):
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(stats_selectors.leaderboard(), request, view=self)
-        first = paginator.page.start_index()
-        for offset, entry in enumerate(page):
-            entry.rank = first + offset
-        return paginator.get_paginated_response(s.LeaderboardEntrySerializer(page, many=True).data)
 
 
 # --------------------------------------------------------------------------
