@@ -22,7 +22,7 @@ from games.lobby.forms import ChallengeForm
 from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus
 from games.play import selectors as play_selectors
 from games.play.models import Game
-from games.play.players import current_player
+from games.play.views import game_action
 
 # Refusals of the opponent's name belong next to the username field.
 USERNAME_ERRORS = {"unknown_player", "self_challenge"}
@@ -148,13 +148,7 @@ def challenge_page(request, token: str):
 @require_POST
 def rematch_offer(request, pk: int):
     """Offer the opponent another game with the sides swapped."""
-    try:
-        services.game_offer_rematch(game_id=pk, player=current_player(request))
-    except Game.DoesNotExist:
-        raise Http404("No such game") from None
-    except GameError as error:
-        messages.error(request, f"No rematch: {error.message}.")
-    else:
+    if game_action(request, pk, services.game_offer_rematch, "No rematch"):
         messages.info(request, "Rematch offered. The new game starts when your opponent accepts.")
     return redirect("games:game", pk=pk)
 

@@ -239,7 +239,7 @@ def _game_url(game: Game, thinking: bool = False) -> str:
     return f"{url}?thinking=1" if thinking else url
 
 
-def _game_action(request, pk: int, action, refused: str):
+def game_action(request, pk: int, action, refused: str):
     """Call a service ``action`` on game ``pk`` for the person asking; its result,
     or None with the refusal as a message."""
     try:
@@ -254,13 +254,13 @@ def _game_action(request, pk: int, action, refused: str):
 @require_POST
 def ai_move(request, pk: int):
     """Let the AI make a move it still owes (a stopped server left it unmade)."""
-    _game_action(request, pk, services.game_play_owed_ai_move, "The AI did not move")
+    game_action(request, pk, services.game_play_owed_ai_move, "The AI did not move")
     return redirect("games:game", pk=pk)
 
 
 @require_POST
 def resign(request, pk: int):
-    if _game_action(request, pk, services.game_resign, "Could not resign"):
+    if game_action(request, pk, services.game_resign, "Could not resign"):
         messages.info(request, "You resigned.")
     return redirect("games:game", pk=pk)
 
@@ -268,7 +268,7 @@ def resign(request, pk: int):
 @require_POST
 def rematch(request, pk: int):
     """A new game against the AI with the same settings and the sides swapped."""
-    game = _game_action(request, pk, services.game_rematch, "No rematch")
+    game = game_action(request, pk, services.game_rematch, "No rematch")
     return redirect(game or reverse("games:game", args=[pk]))
 
 
@@ -278,7 +278,7 @@ def rematch(request, pk: int):
 @require_POST
 def claim_timeout(request, pk: int):
     """The waiting player takes the win: the opponent's time to move is up."""
-    if _game_action(request, pk, services.game_claim_timeout, "No win on time"):
+    if game_action(request, pk, services.game_claim_timeout, "No win on time"):
         messages.success(request, "You won on time.")
     return redirect("games:game", pk=pk)
 
@@ -286,6 +286,6 @@ def claim_timeout(request, pk: int):
 @require_POST
 def abort(request, pk: int):
     """Call a game between people off before its second move; nobody's record changes."""
-    if _game_action(request, pk, services.game_abort_by_player, "Could not abort"):
+    if game_action(request, pk, services.game_abort_by_player, "Could not abort"):
         messages.info(request, "The game was aborted.")
     return redirect("games:game", pk=pk)
