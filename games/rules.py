@@ -278,6 +278,20 @@ class Board:
             return "line"
         return "full_board" if self.is_draw() else None
 
+    def can_still_win(self, side: str) -> bool:
+        """Whether ``side`` could still make a line if the game went on, however
+        the moves fell: a line holds none of the other side's marks, and ``side``
+        has moves enough left to fill it. A side that cannot is not given a win
+        when the other runs out of time: that game is drawn."""
+        if self._winner is not None:
+            return self._winner == side
+        mine, theirs = (self._x, self._o) if side == "X" else (self._o, self._x)
+        empty = self._geo.full & ~(self._x | self._o)
+        empties = empty.bit_count()
+        # Moves ``side`` gets if every empty cell were filled, in turn.
+        moves_left = (empties + (1 if self.to_move == side else 0)) // 2
+        return any(not line & theirs and (line & ~mine).bit_count() <= moves_left for line in self._geo.lines)
+
     def cell(self, index: int) -> str:
         """ "X", "O" or "." at a cell."""
         bit = 1 << self._check_cell(index)

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from games.play.clocks import TimeControl
 from games.play.models import Game, Variant
 
 
@@ -67,6 +68,11 @@ class Challenge(models.Model):
     variant = models.CharField(max_length=3, choices=Variant, default=Variant.THREE)
     challenger_side = models.CharField(max_length=6, choices=ChallengeSide, default=ChallengeSide.RANDOM)
     move_time_limit = models.PositiveIntegerField("time per move (s)", null=True, blank=True)
+    clock_initial = models.PositiveIntegerField("clock (s)", null=True, blank=True)
+    clock_increment = models.PositiveIntegerField("increment (s)", default=0)
+    takebacks_allowed = models.BooleanField(
+        default=False, help_text="The challenger allows takebacks; accepting agrees to them."
+    )
     token = models.CharField(max_length=32, unique=True, help_text="The secret in an invite link.")
     status = models.CharField(max_length=9, choices=ChallengeStatus, default=ChallengeStatus.OPEN, db_index=True)
     game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge")
@@ -96,5 +102,9 @@ class Challenge(models.Model):
         return reverse("games:challenge", args=[self.token])
 
     @property
+    def time_control(self) -> TimeControl:
+        return TimeControl.of(self)
+
+    @property
     def time_limit_label(self) -> str:
-        return time_limit_label(self.move_time_limit)
+        return self.time_control.label

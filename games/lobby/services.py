@@ -15,11 +15,13 @@ from django.utils import timezone
 
 from games.engine import other_side
 from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer, require_choice
-from games.lobby.models import MOVE_TIME_LIMITS, Challenge, ChallengeKind, ChallengeSide, ChallengeStatus
-from games.play import live
+from games.lobby.models import Challenge, ChallengeKind, ChallengeSide, ChallengeStatus
+from games.play import clocks, live
+from games.play.clocks import TimeControl
 from games.play.models import Game, Status, Variant
 from games.play.players import Player
 from games.play.selectors import game_detail
+from games.play.services import parse_time_control
 
 
 def _signed_in(user) -> None:
@@ -33,20 +35,27 @@ def challenge_create(
     kind: str = ChallengeKind.OPEN,
     variant: str = Variant.THREE,
     side: str = ChallengeSide.RANDOM,
+    time_control: TimeControl | str | None = None,
     move_time_limit: int | None = None,
+    takebacks_allowed: bool = False,
     opponent_username: str = "",
     rematch_of: Game | None = None,
 ) -> Challenge:
-    """Offer a game: open in the lobby, sent to a named player, or as an invite link."""
+    """Offer a game: open in the lobby, sent to a named player, or as an invite
+    link. ``time_control`` is a key such as "3+2", "3d" or "none";
+    ``move_time_limit`` (seconds per move) is the older way to ask for one.
+    Whoever accepts agrees to the time control and to takebacks if allowed."""
     _signed_in(challenger)
     require_choice(kind, ChallengeKind, "kind")
     require_choice(variant, Variant, "variant")
     require_choice(side, ChallengeSide, "side")
-    if move_time_limit not in dict(MOVE_TIME_LIMITS):
-        allowed = ", ".join("none" if v is None else str(v) for v, _ in MOVE_TIME_LIMITS)
-        raise InvalidInput(
-            f"a time limit of {move_time_limit!r} s is not offered ({allowed})", code="invalid_time_limit"
-        )
+    if move_time_limit is not None:
+        if time_control is not None:
+            raise InvalidInput("give a time control or a time per move, not both", code="invalid_time_control")
+        if not isinstance(move_time_limit, int) or isinstance(move_time_limit, bool):
+            raise InvalidInput(f"a time limit of {move_time_limit!r} s is not offered", code="invalid_time_limit")
+        time_control = TimeControl(per_move=move_time_limit).key
+    control = parse_time_control(time_control)
     opponent = None
     if kind == ChallengeKind.DIRECT:
         opponent = get_user_model().objects.filter(username=opponent_username, is_active=True).first()
@@ -61,7 +70,8 @@ def challenge_create(
             opponent=opponent,
             variant=variant,
             challenger_side=side,
-            move_time_limit=move_time_limit,
+            **control.fields(),
+            takebacks_allowed=bool(takebacks_allowed),
             token=secrets.token_urlsafe(16),
             rematch_of=rematch_of,
         )
@@ -102,8 +112,8 @@ def challenge_accept(*, user, challenge_id: int | None = None, token: str | None
             variant=challenge.variant,
             x_player=x_player,
             o_player=o_player,
-            move_time_limit=challenge.move_time_limit,
-            turn_started_at=now,
+            **clocks.starting_fields(challenge.time_control, now),
+            takebacks_allowed=challenge.takebacks_allowed,
             rematch_of=challenge.rematch_of,
             seed=random.randrange(2**31),
         )
@@ -188,7 +198,8 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
         kind=ChallengeKind.DIRECT,
         variant=game.variant,
         side=other_side(side),
-        move_time_limit=game.move_time_limit,
+        time_control=game.time_control,
+        takebacks_allowed=game.takebacks_allowed,
         opponent_username=opponent.get_username(),
         rematch_of=game,
     )

@@ -8,7 +8,6 @@ transaction as the move that changed them.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from functools import cached_property
 
 from django.conf import settings
@@ -18,6 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import Board, other_side, side_to_move
+from games.play import clocks
+from games.play.clocks import TimeControl
 
 
 class Variant(models.TextChoices):
@@ -83,6 +84,7 @@ class Termination(models.TextChoices):
     FULL_BOARD = "full_board", "Full board"
     RESIGNED = "resigned", "Resignation"
     TIMEOUT = "timeout", "Timeout"
+    AGREED = "agreed", "Agreed draw"
 
 
 #: Statuses of a game that has no result (yet).
@@ -142,11 +144,41 @@ class Game(models.Model):
     termination = models.CharField(max_length=10, choices=Termination, blank=True)
     move_count = models.PositiveSmallIntegerField("moves", default=0)
     rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches")
+    # The time control (games.play.clocks.TimeControl): a clock (total and
+    # increment), a limit per move (correspondence), or neither.
     move_time_limit = models.PositiveIntegerField(
         "time per move (s)", null=True, blank=True, help_text="Empty: no limit, the game waits as long as needed."
     )
+    clock_initial = models.PositiveIntegerField(
+        "clock (s)", null=True, blank=True, help_text="Each side's total time; empty for a game without a clock."
+    )
+    clock_increment = models.PositiveIntegerField(
+        "increment (s)", default=0, help_text="Added to a side's clock after each of its moves."
+    )
+    x_clock_ms = models.BigIntegerField(
+        "X's time left (ms)", null=True, blank=True, help_text="As of when X's turn started, if it is X's turn."
+    )
+    o_clock_ms = models.BigIntegerField(
+        "O's time left (ms)", null=True, blank=True, help_text="As of when O's turn started, if it is O's turn."
+    )
     turn_started_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player to move got the turn; their time runs from here."
+    )
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the player to move runs out of time: the clock worker ends the game then.",
+    )
+    # Offers between the players, by the side that made them (empty: none).
+    draw_offer = models.CharField(
+        max_length=1, choices=Side, blank=True, help_text="The side offering a draw; lapses when it moves."
+    )
+    takeback_offer = models.CharField(
+        max_length=1, choices=Side, blank=True, help_text="The side asking to take its last move back."
+    )
+    takebacks_allowed = models.BooleanField(
+        default=False, help_text="Both players agreed to takebacks before a rated game began."
     )
     created_at = models.DateTimeField("started", auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -282,15 +314,59 @@ class Game(models.Model):
     # -- the clock -----------------------------------------------------------------
 
     @property
-    def turn_deadline(self):
-        """When the player to move runs out of time, or None without a limit."""
-        if not self.move_time_limit or not self.turn_started_at or self.status != Status.IN_PROGRESS:
+    def time_control(self) -> TimeControl:
+        return TimeControl.of(self)
+
+    @property
+    def has_clock(self) -> bool:
+        return self.clock_initial is not None
+
+    def clock_ms(self, side: str, now=None) -> int | None:
+        """``side``'s time left at ``now``, as the server counts it (None without a clock)."""
+        stored = self.x_clock_ms if side == "X" else self.o_clock_ms
+        if stored is None or self.clock_running_for != side:
+            return stored
+        return max(0, stored - clocks.elapsed_ms(self.turn_started_at, now or timezone.now()))
+
+    @property
+    def clock_running_for(self) -> str | None:
+        """The side whose clock is running: the side to move once it has made its
+        first move, in a game in progress with a clock; the AI has no clock."""
+        if not self.has_clock or not self.is_in_progress:
             return None
-        return self.turn_started_at + timedelta(seconds=self.move_time_limit)
+        side = side_to_move(self.move_count)
+        if side == self.ai_side or not clocks.has_moved(self.move_count, side):
+            return None
+        return side
+
+    def clock_state(self, now=None) -> dict | None:
+        """What the game page, the API and the terminal show of the time, read
+        at ``now``; None for a game without a time control.
+
+        ``x_ms``/``o_ms``: each side's time left (None without a clock, and for
+        the AI); ``running``: the side whose clock runs; ``deadline``: when the
+        side to move runs out of time; ``first_move``: whether that deadline
+        is for a first move (missing it aborts the game)."""
+        control = self.time_control
+        if control.kind == "none":
+            return None
+        now = now or timezone.now()
+        to_move = side_to_move(self.move_count) if self.is_in_progress else None
+        return {
+            "time_control": control,
+            "x_ms": self.clock_ms("X", now),
+            "o_ms": self.clock_ms("O", now),
+            "running": self.clock_running_for,
+            "to_move": to_move,
+            "deadline": self.deadline if self.is_in_progress else None,
+            "first_move": bool(to_move)
+            and self.deadline is not None
+            and not clocks.has_moved(self.move_count, to_move),
+            "out_of_time": self.is_out_of_time(now),
+        }
 
     def is_out_of_time(self, now=None) -> bool:
-        deadline = self.turn_deadline
-        return deadline is not None and (now or timezone.now()) >= deadline
+        return self.is_in_progress and self.deadline is not None and (now or timezone.now()) >= self.deadline
 
     # -- how it went ---------------------------------------------------------------
 
@@ -305,7 +381,8 @@ class Game(models.Model):
     @property
     def ending(self) -> str:
         """How the game ended, in a few words: "three in a row" ("four in a
-        row" on 4x4 and 5x5), "board full", "resigned", "on time", "aborted";
+        row" on 4x4 and 5x5), "board full", "resigned", "on time", "agreed draw",
+        "aborted";
         empty while it is in progress."""
         if self.status == Status.ABORTED:
             return "aborted"
@@ -313,9 +390,12 @@ class Game(models.Model):
             return ""
         if self.termination == Termination.LINE:
             return f"{'three' if self.size == 3 else 'four'} in a row"
-        return {Termination.FULL_BOARD: "board full", Termination.RESIGNED: "resigned", Termination.TIMEOUT: "on time"}[
-            self.termination
-        ]
+        return {
+            Termination.FULL_BOARD: "board full",
+            Termination.RESIGNED: "resigned",
+            Termination.TIMEOUT: "on time",
+            Termination.AGREED: "agreed draw",
+        }[self.termination]
 
     def outcome_for(self, side: str | None) -> str | None:
         """ "won", "lost" or "drawn" from one side's point of view, None while unfinished."""

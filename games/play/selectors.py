@@ -136,14 +136,30 @@ def game_review(game: Game):
     return review
 
 
-def games_owing_ai_move():
+def games_owing_ai_move(*, unchanged_since=None):
     """Ids of games in progress where it is the AI's turn: a server stopped
-    while the AI thought left its reply unmade. One query over the unfinished games."""
+    while the AI thought left its reply unmade. One query over the unfinished
+    games; ``unchanged_since`` leaves out games a request may still be
+    thinking about."""
+    games = Game.objects.against_ai().in_progress()
+    if unchanged_since is not None:
+        games = games.filter(updated_at__lt=unchanged_since)
     return (
-        Game.objects.against_ai()
-        .in_progress()
-        .annotate(parity=F("move_count") % 2)
+        games.annotate(parity=F("move_count") % 2)
         .filter(Q(ai_side="X", parity=0) | Q(ai_side="O", parity=1))
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+
+
+def games_out_of_time(now, limit: int = 100) -> list[int]:
+    """Games in progress whose player to move has run out of time at ``now``,
+    the longest overdue first (the clock worker ends them)."""
+    overdue = Game.objects.filter(status=Status.IN_PROGRESS, deadline__lte=now).order_by("deadline")
+    return list(overdue.values_list("pk", flat=True)[:limit])
+
+
+def next_deadline(now):
+    """The soonest deadline still to come, or None: how long the worker may sleep."""
+    upcoming = Game.objects.filter(status=Status.IN_PROGRESS, deadline__gt=now).order_by("deadline")
+    return upcoming.values_list("deadline", flat=True).first()

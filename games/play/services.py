@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from games import engine
 from games.errors import GameError, InvalidInput, MoveRefused, NotAPlayer, require_choice
-from games.play import live
+from games.play import clocks, live
+from games.play.clocks import TimeControl
 from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
 from games.play.players import Player
 from games.play.selectors import game_detail
@@ -44,16 +45,23 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         moves.append(Move(game=game, ply=game.move_count + len(moves), cell=cell))
     now = timezone.now()
     Move.objects.bulk_create(moves)
+    for move in moves:
+        _charge_clock(game, move.mark, move.ply, now)
+    movers = {move.mark for move in moves}
+    if game.draw_offer in movers:
+        game.draw_offer = ""  # an offer lapses when the side that made it moves
+    game.takeback_offer = ""  # a takeback asked for is answered by any move
     game.move_count += len(moves)
     game.turn_started_at = now
-    fields = ["move_count", "turn_started_at", "updated_at"]
+    fields = ["move_count", "turn_started_at", "x_clock_ms", "o_clock_ms", "deadline", "draw_offer", "takeback_offer"]
     if after.is_game_over():
         game.status = Status.FINISHED
         game.result = after.result()
         game.termination = after.termination()
         game.finished_at = now
         fields += ["status", "result", "termination", "finished_at"]
-    game.save(update_fields=fields)
+    game.deadline = clocks.deadline(game, after.to_move) if not after.is_game_over() else None
+    game.save(update_fields=[*fields, "updated_at"])
     game.cells = [*played, *cells]
     if after.is_game_over():
         counters.record_finished_game(game)
@@ -63,6 +71,17 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
     if after.is_game_over() and not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
     return after
+
+
+def _charge_clock(game: Game, side: str, ply: int, now) -> None:
+    """``side`` moved at ``now``: its clock loses the time it took (after the
+    lag allowance) and gains the increment. A side's first move and the AI's
+    moves cost nothing."""
+    if not game.has_clock or side == game.ai_side or not clocks.has_moved(ply, side):
+        return
+    field = "x_clock_ms" if side == "X" else "o_clock_ms"
+    left = getattr(game, field) - clocks.charged_ms(game.turn_started_at, now)
+    setattr(game, field, max(0, left) + game.clock_increment * 1000)
 
 
 def _locked(game_id: int) -> Game:
@@ -82,14 +101,73 @@ def _locked_for_player(game_id: int, player: Player) -> tuple[Game, str]:
     return game, side
 
 
-def _finish(game: Game, winner: str, termination: str) -> None:
-    """End a locked game that no line or full board ended: a resignation or a timeout."""
+def _finish(game: Game, winner: str | None, termination: str, now=None) -> None:
+    """End a locked game that no line or full board ended: a resignation, a
+    timeout or an agreed draw (``winner`` None)."""
     game.status = Status.FINISHED
-    game.result = Result.X_WON if winner == "X" else Result.O_WON
+    game.result = {"X": Result.X_WON, "O": Result.O_WON, None: Result.DRAW}[winner]
     game.termination = termination
-    game.finished_at = timezone.now()
-    game.save(update_fields=["status", "result", "termination", "finished_at", "updated_at"])
+    game.finished_at = now or timezone.now()
+    game.deadline = None
+    game.draw_offer = game.takeback_offer = ""
+    game.save(
+        update_fields=[
+            "status",
+            "result",
+            "termination",
+            "finished_at",
+            "deadline",
+            "draw_offer",
+            "takeback_offer",
+            "x_clock_ms",
+            "o_clock_ms",
+            "updated_at",
+        ]
+    )
     counters.record_finished_game(game)
+    if not game.ai_side:
+        live.publish_lobby("game_ended", game=game.pk)
+
+
+def _abort(game: Game, now=None) -> None:
+    """Call off a locked game in progress: no result, nobody's record changes."""
+    game.status = Status.ABORTED
+    game.finished_at = now or timezone.now()
+    game.deadline = None
+    game.draw_offer = game.takeback_offer = ""
+    game.save(update_fields=["status", "finished_at", "deadline", "draw_offer", "takeback_offer", "updated_at"])
+    live.publish_game(game, "aborted")
+    if not game.ai_side:
+        live.publish_lobby("game_ended", game=game.pk)
+
+
+def _end_on_time(game: Game, now) -> None:
+    """The side to move in a locked game ran out of time at its deadline. Before
+    its first move that aborts the game; after, it loses, or the game is drawn
+    if the other side could no longer make a line however the game went on."""
+    side = engine.side_to_move(game.move_count)
+    if not clocks.has_moved(game.move_count, side):
+        _abort(game, now)
+        return
+    if game.has_clock:
+        setattr(game, "x_clock_ms" if side == "X" else "o_clock_ms", 0)
+    winner = engine.other_side(side)
+    board = engine.Board.from_moves(_stored_cells(game), size=game.size)
+    _finish(game, winner if board.can_still_win(winner) else None, Termination.TIMEOUT, now)
+    live.publish_game(game, "timeout", side=winner, flagged=side)
+
+
+def game_end_on_time(*, game_id: int, now=None) -> bool:
+    """End a game whose player to move has run out of time, if it still is in
+    progress and out of time once locked: True if this call ended it. However
+    many workers and requests try at once, a flag ends a game exactly once."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not game.is_out_of_time(now):
+            return False
+        _end_on_time(game, now)
+    return True
 
 
 def _refreshed(error: GameError) -> GameError:
@@ -112,8 +190,11 @@ def game_create_against_ai(
     start_mode: str = StartMode.MINIMAX,
     seed: int | None = None,
     rematch_of: Game | None = None,
+    time_control: TimeControl | str | None = None,
 ) -> Game:
-    """Start a game against the AI; if the AI moves first, its move is made at once."""
+    """Start a game against the AI; if the AI moves first, its move is made at
+    once. A time control is optional: the person's clock runs on their turns
+    only, so the AI's thinking is never charged to them."""
     if not player.is_known:
         raise NotAPlayer("sign in or play as a guest to start a game", code="not_signed_in")
     require_choice(variant, Variant, "variant")
@@ -122,6 +203,7 @@ def game_create_against_ai(
     if side == "random":
         side = random.choice("XO")
     require_choice(side, Side, "side")
+    control = parse_time_control(time_control)
     user = player.user if player.user is not None and player.user.is_authenticated else None
     game = Game.objects.create(
         variant=variant,
@@ -133,11 +215,21 @@ def game_create_against_ai(
         guest_key="" if user else player.guest_key,
         seed=random.randrange(2**31) if seed is None else seed,
         rematch_of=rematch_of,
-        turn_started_at=timezone.now(),
+        **clocks.starting_fields(control, timezone.now(), ai_side=engine.other_side(side)),
     )
     if game.ai_side == "X":
         game_play_ai_move(game_id=game.pk)
     return game_detail(game.pk)
+
+
+def parse_time_control(value: TimeControl | str | None) -> TimeControl:
+    """A time control from its key ("3+2", "3d", "none"), refused with the reason."""
+    if isinstance(value, TimeControl):
+        return value
+    try:
+        return TimeControl.parse(value)
+    except ValueError as error:
+        raise InvalidInput(str(error), code="invalid_time_control") from None
 
 
 def _check_cell(cell: object, size: int) -> int:
@@ -187,9 +279,16 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
             cell = _check_cell(cell, Variant(game.variant).size)
             if game.status != Status.IN_PROGRESS:
                 raise MoveRefused(f"the game is {game.get_status_display().lower()}", code="game_over", game=game)
-            applied = not _is_repeat(game, side, cell, ply)
-            if applied:
-                _store_move(game, side, cell)
+            now = timezone.now()
+            flagged = game.is_out_of_time(now)
+            if flagged:
+                # The move came too late: the game ends on time, as the clock
+                # worker would have ended it, and the move is refused below.
+                _end_on_time(game, now)
+            else:
+                applied = not _is_repeat(game, side, cell, ply)
+                if applied:
+                    _store_move(game, side, cell)
     except IntegrityError:
         # Another request stored a move for this ply first (databases without
         # row locks can let two transactions get this far).
@@ -197,6 +296,8 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
         raise MoveRefused("another move was played first", code="stale_ply", game=game) from None
     except GameError as error:
         raise _refreshed(error) from None
+    if flagged:
+        raise MoveRefused("your time ran out before this move arrived", code="out_of_time", game=game_detail(game_id))
     if not applied or game.awaits_ai:
         game = game_play_ai_move(game_id=game_id)
     return MoveResult(game, applied=applied)
@@ -299,10 +400,7 @@ def game_abort(*, game_id: int) -> bool:
         game = _locked(game_id)
         if game.status != Status.IN_PROGRESS:
             return False
-        game.status = Status.ABORTED
-        game.finished_at = timezone.now()
-        game.save(update_fields=["status", "finished_at", "updated_at"])
-        live.publish_game(game, "aborted")
+        _abort(game)
     return True
 
 
@@ -321,21 +419,25 @@ def game_rematch(*, game_id: int, player: Player) -> Game:
         level=game.ai_level,
         start_mode=game.start_mode or StartMode.MINIMAX,
         rematch_of=game,
+        time_control=game.time_control,
     )
 
 
 def game_claim_timeout(*, game_id: int, player: Player) -> Game:
-    """The waiting player claims the win once the player to move has run out of time."""
+    """The waiting player ends the game once the player to move has run out of
+    time (the clock worker does it by itself; this is the button for when it
+    has not yet): a win, a draw if they could no longer win, or an abort if
+    the opponent never made a first move."""
     try:
         with transaction.atomic():
             game, side = _locked_for_player(game_id, player)
             to_move = engine.side_to_move(game.move_count)
             if to_move == side:
                 raise MoveRefused("it is your own turn: there is nothing to claim", code="not_claimable", game=game)
-            if not game.is_out_of_time():
+            now = timezone.now()
+            if not game.is_out_of_time(now):
                 raise MoveRefused("your opponent still has time to move", code="not_claimable", game=game)
-            _finish(game, side, Termination.TIMEOUT)
-            live.publish_game(game, "timeout", side=side)
+            _end_on_time(game, now)
     except GameError as error:
         raise _refreshed(error) from None
     return game_detail(game_id)
@@ -352,12 +454,7 @@ def game_abort_by_player(*, game_id: int, player: Player) -> Game:
                     code="too_late_to_abort",
                     game=game,
                 )
-            game.status = Status.ABORTED
-            game.finished_at = timezone.now()
-            game.save(update_fields=["status", "finished_at", "updated_at"])
-            live.publish_game(game, "aborted")
-            if not game.ai_side:
-                live.publish_lobby("game_ended", game=game.pk)
+            _abort(game)
     except GameError as error:
         raise _refreshed(error) from None
     return game_detail(game_id)

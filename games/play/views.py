@@ -162,6 +162,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "error": error,
         "x_name": game.player_name("X"),
         "o_name": game.player_name("O"),
+        "clock": game.clock_state(),
     }
 
 
@@ -182,7 +183,6 @@ def _between_people(request, game: Game, side: str | None) -> dict:
         "follows_live": request.user.is_authenticated,
         "to_move": to_move,
         "to_move_name": game.player_name(to_move),
-        "deadline": game.turn_deadline,
         "out_of_time": out_of_time,
         "can_claim": bool(side) and in_progress and to_move != side and out_of_time,
         "can_abort": bool(side) and in_progress and game.move_count < 2,

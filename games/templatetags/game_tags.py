@@ -4,7 +4,7 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from games.lobby.models import time_limit_label
+from games.play import clocks
 from games.play.players import current_player
 from games.stats import selectors as stats_selectors
 
@@ -123,9 +123,9 @@ def head_to_head_rows(player):
 
 
 @register.filter
-def time_limit(seconds) -> str:
-    """A move time limit as the challenge form offered it: "30 seconds", "1 day"."""
-    return time_limit_label(seconds)
+def clock_time(ms) -> str:
+    """A clock's reading from milliseconds left: "4:59", "0:07.3"."""
+    return clocks.format_ms(ms)
 
 
 @register.simple_tag

@@ -85,7 +85,10 @@ def test_only_the_challenger_cancels_and_only_while_it_waits(user, bob):
     [
         ({"kind": "direct", "opponent_username": "nobody"}, "no player called 'nobody'"),
         ({"kind": "direct", "opponent_username": "alice"}, "cannot challenge yourself"),
-        ({"move_time_limit": 7}, "time limit of 7 s is not offered"),
+        ({"move_time_limit": 7}, "a limit per move in seconds is 30, 60 or 300, not 7"),
+            ({"time_control": "3+99"}, "an increment is 0 to 60 seconds, not 99"),
+            ({"time_control": "2d"}, "1, 3 or 7 days per move, not 2"),
+            ({"time_control": "blitz"}, "is not a time control"),
         ({"variant": "6x6"}, "variant '6x6'"),
         ({"side": "Z"}, "side 'Z'"),
     ],

@@ -407,5 +407,42 @@
     connect();
   }
 
+  // ---- Clocks ----------------------------------------------------------------------
+  //
+  // The server writes each side's time left as it stood when the panel was made;
+  // the running clock counts down from the panel's arrival. The server's clock
+  // is the truth: when time is up there, its clock worker ends the game and the
+  // socket says so; a page without one asks for the panel once time is up.
+
+  var clockAsked = "";
+
+  function clockText(ms) {
+    ms = Math.max(0, ms);
+    if (ms < 10000) return "0:0" + Math.floor(ms / 1000) + "." + Math.floor(ms % 1000 / 100);
+    var seconds = Math.floor(ms / 1000);
+    var hours = Math.floor(seconds / 3600);
+    var minutes = Math.floor(seconds % 3600 / 60);
+    var rest = (seconds % 60 < 10 ? "0" : "") + seconds % 60;
+    if (hours) return hours + ":" + (minutes < 10 ? "0" : "") + minutes + ":" + rest;
+    return minutes + ":" + rest;
+  }
+
+  function tickClocks() {
+    var game = root();
+    if (!game) return;
+    game.querySelectorAll("[data-clock-face][data-running]").forEach(function (face) {
+      if (!face.dataset.since) face.dataset.since = String(Date.now());
+      var left = Number(face.dataset.clockMs) - (Date.now() - Number(face.dataset.since));
+      face.textContent = clockText(left);
+      face.classList.toggle("clock-face--low", left < 10000);
+      if (left < -2000 && clockAsked !== game.dataset.deadline && !busy) {
+        clockAsked = game.dataset.deadline;
+        request(window.location.href).then(function (html) { swap(html); }).catch(function () {});
+      }
+    });
+  }
+
+  window.setInterval(tickClocks, 100);
+
   startLive();
 })();

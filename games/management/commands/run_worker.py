@@ -1,0 +1,38 @@
+"""``python manage.py run_worker``: the background worker (games.serving.worker).
+
+Ends games whose clock ran out, whether or not anyone is on the site, makes
+the moves the AI owes, and makes new puzzles every hour. Run one beside the web
+servers (``scripts/run`` does); several are safe. Ctrl-C or SIGTERM stops it.
+
+    python manage.py run_worker [--once]
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+from django.core.management.base import BaseCommand
+
+from games.serving import worker
+
+
+class Command(BaseCommand):
+    help = "Run the background worker: games ended on time, the AI's owed moves, new puzzles."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--once", action="store_true", help="End the games out of time now, then stop (for cron or a check)."
+        )
+
+    def handle(self, *args, once, **options):
+        if once:
+            ended = worker.end_games_out_of_time()
+            self.stdout.write(f"Ended {ended} game(s) on time.")
+            return
+        stop = threading.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: stop.set())
+        self.stdout.write("==> The worker is running: clocks, the AI's owed moves, puzzles (Ctrl-C stops it)")
+        worker.run(stop, report=self.stdout.write)
+        self.stdout.write("The worker stopped.")
