@@ -4,6 +4,10 @@ hand-written rows."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.db.models import F
+
 from games.lobby import services as lobby_services
 from games.play import services
 from games.play.models import Game, Move
@@ -13,9 +17,18 @@ X_WINS = [0, 3, 1, 4, 2]  # X completes the top row
 DRAW = [4, 0, 8, 2, 1, 7, 6, 3, 5]
 
 
-def human_game(x, o, cells=X_WINS, *, resign=None, variant="3x3") -> Game:
+def time_passes(game: Game, seconds: float) -> None:
+    """As if ``seconds`` had passed since the player to move got the turn: the
+    turn began, and so runs out, that much earlier. Nothing else changes."""
+    earlier = timedelta(seconds=seconds)
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=F("turn_started_at") - earlier, deadline=F("deadline") - earlier
+    )
+
+
+def human_game(x, o, cells=X_WINS, *, resign=None, variant="3x3", time_control=None) -> Game:
     """``x`` against ``o``: they play ``cells`` in turn; ``resign`` (a user) gives up after."""
-    challenge = lobby_services.challenge_create(challenger=x, side="X", variant=variant)
+    challenge = lobby_services.challenge_create(challenger=x, side="X", variant=variant, time_control=time_control)
     game = lobby_services.challenge_accept(user=o, challenge_id=challenge.pk)
     for ply, cell in enumerate(cells):
         services.game_play_move(game_id=game.pk, player=Player(user=(x, o)[ply % 2]), cell=cell, ply=ply)

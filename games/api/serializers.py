@@ -86,6 +86,30 @@ def player_data(game, side: str) -> dict:
     }
 
 
+class ClockSerializer(serializers.Serializer):
+    """The time in a game, as the server counts it when it answers."""
+
+    time_control = serializers.CharField(source="time_control.key", help_text='"3+2", "3d", "30s".')
+    label = serializers.CharField(source="time_control.label", help_text='"3+2 (3 minutes + 2 s a move)".')
+    kind = serializers.ChoiceField(source="time_control.kind", choices=["clock", "correspondence"])
+    initial = serializers.IntegerField(
+        source="time_control.initial", allow_null=True, help_text="Seconds on each clock at the start."
+    )
+    increment = serializers.IntegerField(source="time_control.increment", help_text="Seconds added after each move.")
+    per_move = serializers.IntegerField(
+        source="time_control.per_move", allow_null=True, help_text="Seconds for each move (correspondence)."
+    )
+    x_ms = serializers.IntegerField(allow_null=True, help_text="X's time left in milliseconds; null without a clock.")
+    o_ms = serializers.IntegerField(allow_null=True, help_text="O's time left in milliseconds; null without a clock.")
+    running = OptionalChoiceField(choices=Side.choices, help_text="The side whose clock is running, if any.")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the side to move runs out of time; the server then ends the game."
+    )
+    first_move = serializers.BooleanField(
+        help_text="The deadline is for a first move: missing it aborts the game (no result)."
+    )
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     url = serializers.SerializerMethodField(help_text="The game's page on the site.")
@@ -104,9 +128,10 @@ class GameSerializer(serializers.Serializer):
     ai_side = OptionalChoiceField(choices=Side.choices, help_text="The side the AI plays; null between people.")
     ai_level = OptionalChoiceField(choices=Level.choices)
     start_mode = OptionalChoiceField(choices=StartMode.choices, help_text="How the AI opens when it plays X.")
+    clock = serializers.SerializerMethodField(help_text="The time control and clocks; null without a time control.")
     move_time_limit = serializers.IntegerField(allow_null=True, help_text="Seconds per move; null: no limit.")
     turn_deadline = serializers.DateTimeField(
-        allow_null=True, help_text="When the player to move runs out of time; null without a limit."
+        source="deadline", allow_null=True, help_text="When the player to move runs out of time (`clock.deadline`)."
     )
     rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
     created_at = serializers.DateTimeField()
@@ -121,6 +146,11 @@ class GameSerializer(serializers.Serializer):
 
     def get_board(self, game) -> str:
         return str(game.board)
+
+    @extend_schema_field(ClockSerializer(allow_null=True))
+    def get_clock(self, game):
+        state = game.clock_state()
+        return ClockSerializer(state).data if state else None
 
     @extend_schema_field(serializers.ChoiceField(choices=Side.choices, allow_null=True))
     def get_to_move(self, game):

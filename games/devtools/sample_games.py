@@ -61,8 +61,8 @@ MOVE_TIME_LIMITS = {None: 0.55, 30: 0.10, 60: 0.15, 300: 0.15, 86400: 0.05}
 
 GAME_COLUMNS = [
     "id", "variant", "x_player_id", "o_player_id", "ai_side", "ai_level", "start_mode", "guest_key", "seed",
-    "status", "result", "termination", "move_count", "move_time_limit", "turn_started_at", "created_at",
-    "updated_at", "finished_at", "stats_counted",
+    "status", "result", "termination", "move_count", "move_time_limit", "turn_started_at", "deadline",
+    "created_at", "updated_at", "finished_at", "stats_counted",
 ]  # fmt: skip
 MOVE_COLUMNS = ["game_id", "ply", "cell", "created_at"]
 
@@ -344,6 +344,10 @@ def make_sample_games(
                         finished = last + timedelta(seconds=row["move_time_limit"] + step)
                 row["id"] = game_id
                 row["turn_started_at"] = stamp(last)
+                # A game in progress with a limit per move runs out of time at
+                # its deadline, for the clock worker to end.
+                limited = row["status"] == Status.IN_PROGRESS and row["move_time_limit"]
+                row["deadline"] = stamp(last + timedelta(seconds=row["move_time_limit"])) if limited else None
                 row["updated_at"] = stamp(finished or last)
                 row["finished_at"] = stamp(finished)
                 row["created_at"] = stamp(created)

@@ -41,7 +41,10 @@ class Migration(migrations.Migration):
             model_name="game",
             name="clock_increment",
             field=models.PositiveIntegerField(
-                default=0, help_text="Added to a side's clock after each of its moves.", verbose_name="increment (s)"
+                db_default=0,
+                default=0,
+                help_text="Added to a side's clock after each of its moves.",
+                verbose_name="increment (s)",
             ),
         ),
         migrations.AddField(
@@ -68,6 +71,7 @@ class Migration(migrations.Migration):
             model_name="game",
             name="draw_offer",
             field=models.CharField(
+                db_default="",
                 blank=True,
                 choices=[("X", "X"), ("O", "O")],
                 help_text="The side offering a draw; lapses when it moves.",
@@ -88,6 +92,7 @@ class Migration(migrations.Migration):
             model_name="game",
             name="takeback_offer",
             field=models.CharField(
+                db_default="",
                 blank=True,
                 choices=[("X", "X"), ("O", "O")],
                 help_text="The side asking to take its last move back.",
@@ -98,7 +103,7 @@ class Migration(migrations.Migration):
             model_name="game",
             name="takebacks_allowed",
             field=models.BooleanField(
-                default=False, help_text="Both players agreed to takebacks before a rated game began."
+                db_default=False, default=False, help_text="Both players agreed to takebacks before a rated game began."
             ),
         ),
         migrations.AddField(

@@ -153,7 +153,7 @@ class Game(models.Model):
         "clock (s)", null=True, blank=True, help_text="Each side's total time; empty for a game without a clock."
     )
     clock_increment = models.PositiveIntegerField(
-        "increment (s)", default=0, help_text="Added to a side's clock after each of its moves."
+        "increment (s)", default=0, db_default=0, help_text="Added to a side's clock after each of its moves."
     )
     x_clock_ms = models.BigIntegerField(
         "X's time left (ms)", null=True, blank=True, help_text="As of when X's turn started, if it is X's turn."
@@ -172,13 +172,17 @@ class Game(models.Model):
     )
     # Offers between the players, by the side that made them (empty: none).
     draw_offer = models.CharField(
-        max_length=1, choices=Side, blank=True, help_text="The side offering a draw; lapses when it moves."
+        max_length=1,
+        choices=Side,
+        blank=True,
+        db_default="",
+        help_text="The side offering a draw; lapses when it moves.",
     )
     takeback_offer = models.CharField(
-        max_length=1, choices=Side, blank=True, help_text="The side asking to take its last move back."
+        max_length=1, choices=Side, blank=True, db_default="", help_text="The side asking to take its last move back."
     )
     takebacks_allowed = models.BooleanField(
-        default=False, help_text="Both players agreed to takebacks before a rated game began."
+        default=False, db_default=False, help_text="Both players agreed to takebacks before a rated game began."
     )
     created_at = models.DateTimeField("started", auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -277,9 +277,17 @@ def rematch(request, pk: int):
 
 @require_POST
 def claim_timeout(request, pk: int):
-    """The waiting player takes the win: the opponent's time to move is up."""
-    if game_action(request, pk, services.game_claim_timeout, "No win on time"):
-        messages.success(request, "You won on time.")
+    """The waiting player ends the game: the opponent's time to move is up."""
+    game = game_action(request, pk, services.game_claim_timeout, "No win on time")
+    if game is not None:
+        messages.success(
+            request,
+            {
+                "won": "You won on time.",
+                "drawn": "Drawn on time: your opponent ran out of time, but you could no longer win.",
+                None: "The game is aborted: your opponent never made a first move. It counts for neither of you.",
+            }[game.outcome_for(game.side_of(request.user))],
+        )
     return redirect("games:game", pk=pk)
 
 

@@ -4,7 +4,6 @@ aborting, claiming a timeout and the engine's review."""
 from datetime import datetime, timedelta
 
 import pytest
-from django.utils import timezone
 
 from games import engine
 from games.lobby import services as lobby_services
@@ -37,6 +36,7 @@ GAME_KEYS = {
     "start_mode",
     "move_time_limit",
     "turn_deadline",
+    "clock",
     "rematch_of",
     "created_at",
     "updated_at",
@@ -254,14 +254,38 @@ def test_the_clock_is_in_the_game(as_alice, clocked_game):
     stored = Game.objects.get(pk=clocked_game.pk)
     deadline = datetime.fromisoformat(game["turn_deadline"].replace("Z", "+00:00"))
     assert deadline == stored.turn_started_at + timedelta(seconds=30)
+    assert game["clock"]["time_control"] == "30s" and game["clock"]["first_move"] is True
 
 
-def test_the_waiting_player_claims_the_win_once_time_is_up(as_bob, clocked_game):
-    Game.objects.filter(pk=clocked_game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=31))
-    response = as_bob.post(f"/api/games/{clocked_game.pk}/claim-timeout/")
+def test_a_clock_game_shows_both_clocks_and_whose_runs(as_alice, alice, bob):
+    game = factories.human_game(alice, bob, cells=[4, 0], time_control="3+2")
+    clock = as_alice.get(f"/api/games/{game.pk}/").json()["clock"]
+    assert (clock["time_control"], clock["kind"], clock["initial"], clock["increment"]) == ("3+2", "clock", 180, 2)
+    # Neither first move costs anything; X's clock runs from O's first move.
+    assert clock["running"] == "X" and clock["first_move"] is False
+    assert 179_000 < clock["x_ms"] <= 180_000 and clock["o_ms"] == 180_000
+
+
+def _first_moves(game):
+    """Both first moves, then X's second: O is to move, with a clock running."""
+    services.game_play_move(game_id=game.pk, player=Player(user=game.x_player), cell=4, ply=0)
+    services.game_play_move(game_id=game.pk, player=Player(user=game.o_player), cell=0, ply=1)
+    services.game_play_move(game_id=game.pk, player=Player(user=game.x_player), cell=8, ply=2)
+
+
+def test_the_waiting_player_claims_the_win_once_time_is_up(as_alice, clocked_game):
+    _first_moves(clocked_game)
+    factories.time_passes(clocked_game, 31)
+    response = as_alice.post(f"/api/games/{clocked_game.pk}/claim-timeout/")
     assert response.status_code == 200
     game = response.json()
-    assert (game["status"], game["result"], game["termination"]) == ("finished", "o_won", "timeout")
+    assert (game["status"], game["result"], game["termination"]) == ("finished", "x_won", "timeout")
+
+
+def test_claiming_before_the_opponent_ever_moved_aborts_the_game(as_bob, clocked_game):
+    factories.time_passes(clocked_game, 31)
+    game = as_bob.post(f"/api/games/{clocked_game.pk}/claim-timeout/").json()
+    assert (game["status"], game["result"], game["termination"]) == ("aborted", None, None)
 
 
 def test_a_timeout_cannot_be_claimed_before_the_deadline(as_bob, clocked_game):

@@ -1,13 +1,11 @@
 """Games between people: challenges, the clock, aborting and rematch offers."""
 
 import threading
-from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer
 from games.lobby import services
@@ -15,6 +13,8 @@ from games.lobby.models import Challenge
 from games.play import services as play_services
 from games.play.models import Game, Move
 from games.play.players import Player
+from games.stats.models import PlayerStats
+from tests.factories import time_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -86,9 +86,9 @@ def test_only_the_challenger_cancels_and_only_while_it_waits(user, bob):
         ({"kind": "direct", "opponent_username": "nobody"}, "no player called 'nobody'"),
         ({"kind": "direct", "opponent_username": "alice"}, "cannot challenge yourself"),
         ({"move_time_limit": 7}, "a limit per move in seconds is 30, 60 or 300, not 7"),
-            ({"time_control": "3+99"}, "an increment is 0 to 60 seconds, not 99"),
-            ({"time_control": "2d"}, "1, 3 or 7 days per move, not 2"),
-            ({"time_control": "blitz"}, "is not a time control"),
+        ({"time_control": "3+99"}, "an increment is 0 to 60 seconds, not 99"),
+        ({"time_control": "2d"}, "1, 3 or 7 days per move, not 2"),
+        ({"time_control": "blitz"}, "is not a time control"),
         ({"variant": "6x6"}, "variant '6x6'"),
         ({"side": "Z"}, "side 'Z'"),
     ],
@@ -114,18 +114,29 @@ def test_players_alternate_and_nobody_else_moves(user, bob, carol):
 def test_the_waiting_player_claims_the_win_once_time_is_up(user, bob):
     game = _game(user, bob, move_time_limit=30)
     play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=bob), cell=0, ply=1)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=8, ply=2)
     with pytest.raises(MoveRefused, match="still has time"):
         play_services.game_claim_timeout(game_id=game.pk, player=Player(user=user))
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=31))
+    time_passes(game, 31)
     with pytest.raises(MoveRefused, match="your own turn"):
         play_services.game_claim_timeout(game_id=game.pk, player=Player(user=bob))
     game = play_services.game_claim_timeout(game_id=game.pk, player=Player(user=user))
     assert (game.status, game.result, game.termination) == ("finished", "x_won", "timeout")
 
 
+def test_a_player_who_never_made_a_first_move_aborts_the_game_rather_than_losing_it(user, bob):
+    game = _game(user, bob, move_time_limit=30)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    time_passes(game, 31)
+    game = play_services.game_claim_timeout(game_id=game.pk, player=Player(user=user))
+    assert (game.status, game.result, game.ending) == ("aborted", "", "aborted")
+    assert not PlayerStats.objects.filter(games__gt=0).exists()
+
+
 def test_without_a_limit_there_is_nothing_to_claim(user, bob):
     game = _game(user, bob)
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=30))
+    time_passes(game, 30 * 86400)
     with pytest.raises(MoveRefused, match="still has time"):
         play_services.game_claim_timeout(game_id=game.pk, player=Player(user=bob))
 

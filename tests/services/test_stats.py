@@ -2,11 +2,9 @@
 
 import random
 import threading
-from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.utils import timezone
 
 from games.accounts import services as accounts_services
 from games.errors import MoveRefused
@@ -16,6 +14,7 @@ from games.play.models import Game
 from games.play.players import Player
 from games.stats import counters
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
+from tests.factories import time_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -88,11 +87,12 @@ def test_streaks_count_wins_and_losses_in_a_row(people):
 def test_a_timeout_counts_as_a_win_on_time(people):
     ann, ben, *_ = people
     game = _human_game(ann, ben, move_time_limit=30)
-    services.game_play_move(game_id=game.pk, player=Player(user=ann), cell=4, ply=0)
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    for ply, (player, cell) in enumerate([(ann, 4), (ben, 0), (ann, 8)]):
+        services.game_play_move(game_id=game.pk, player=Player(user=player), cell=cell, ply=ply)
+    time_passes(game, 5 * 60)
     services.game_claim_timeout(game_id=game.pk, player=Player(user=ann))
     row = DailyStats.objects.get()
-    assert (row.termination, row.result, row.opponent, row.games, row.moves) == ("timeout", "x_won", "human", 1, 1)
+    assert (row.termination, row.result, row.opponent, row.games, row.moves) == ("timeout", "x_won", "human", 1, 3)
     assert FirstMoveStats.objects.get().cell == 4
 
 

@@ -2,19 +2,18 @@
 and the game page's clock, abort, rematch and spectator views."""
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 
 from games.lobby import services
 from games.lobby.models import Challenge
 from games.play import services as play_services
 from games.play.models import Game
 from games.play.players import Player
+from tests.factories import time_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +84,7 @@ def test_the_lobby_lists_challenges_by_who_may_answer_them(client, user, bob, ca
     assert "Challenges for you carol challenges you" in text
     assert reverse("games:challenge_decline", args=[to_alice.pk]) in html
     # Bob's open challenge: the terms from alice's side, and an Accept button.
-    assert re.search(r"bob 4×4, four in a row · you play O · 1 minute a move · just now Accept", text)
+    assert re.search(r"bob 4×4, four in a row · you play O · 1 minute per move · just now Accept", text)
     assert reverse("games:challenge_accept", args=[from_bob.pk]) in html
     # Alice's own challenges are hers to cancel, the invite link in full to copy.
     assert "In the lobby, waiting for anyone" in text and "Invite link" in text
@@ -150,7 +149,7 @@ def test_an_open_challenge_from_the_form_waits_in_the_lobby(client, user, bob):
     assert "Your challenge is in the lobby" in _messages(client.get(reverse("games:lobby")))
     # Bob sees alice's challenge from his side: he would play X.
     bobs_lobby = _text(_as(bob).get(reverse("games:lobby")))
-    assert "alice 5×5, four in a row · you play X · 5 minutes a move · just now Accept" in bobs_lobby
+    assert "alice 5×5, four in a row · you play X · 5 minutes per move · just now Accept" in bobs_lobby
 
 
 def test_a_challenge_to_a_named_player_reaches_only_them(client, user, bob, carol):
@@ -399,17 +398,18 @@ def test_anonymous_visitors_see_games_but_must_sign_in_for_live_updates(client, 
 
 def test_the_deadline_is_shown_and_the_waiting_player_claims_the_win(client, user, bob):
     game = _game(user, bob, move_time_limit=30)
-    play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    for ply, (player, cell) in enumerate([(user, 4), (bob, 0), (user, 8)]):
+        play_services.game_play_move(game_id=game.pk, player=Player(user=player), cell=cell, ply=ply)
     game.refresh_from_db()
     page = _client(client, user).get(game.get_absolute_url())
-    deadline = game.turn_deadline
+    deadline = game.deadline
     assert f"O must move by {deadline:%H:%M:%S} UTC" in _text(page)
     assert f'data-deadline="{deadline.isoformat()}"' in page.content.decode()
     assert "Claim the win" not in _text(page)
     refused = client.post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
     assert "No win on time: your opponent still has time to move." in _messages(refused)
 
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=31))
+    time_passes(game, 31)
     page = client.get(game.get_absolute_url())
     assert "O ran out of time" in _text(page) and "Claim the win" in _text(page)
     assert "Claim the win" not in _text(_as(bob).get(game.get_absolute_url()))
@@ -420,9 +420,19 @@ def test_the_deadline_is_shown_and_the_waiting_player_claims_the_win(client, use
     assert (game.result, game.termination) == ("x_won", "timeout")
 
 
+def test_a_first_move_never_made_ends_the_game_aborted_and_the_page_says_so(client, user, bob):
+    game = _game(user, bob, move_time_limit=30)
+    page = _client(client, bob).get(game.get_absolute_url())
+    assert "X must make a first move by" in _text(page) and "or the game is aborted" in _text(page)
+    time_passes(game, 31)
+    response = client.post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
+    assert "The game is aborted: your opponent never made a first move." in _messages(response)
+    assert "Game aborted" in _text(response)
+
+
 def test_only_a_player_to_wait_for_claims(client, user, bob, carol):
     game = _game(user, bob, move_time_limit=30)
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    time_passes(game, 5 * 60)
     response = _as(user).post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
     assert "No win on time: it is your own turn" in _messages(response)
     response = _client(client, carol).post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
