@@ -10,7 +10,6 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.management import call_command
 from django.db import connection
-from django.utils import timezone
 
 from games.errors import InvalidInput, MoveRefused
 from games.play import clocks, live, services
