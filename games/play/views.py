@@ -5,8 +5,9 @@ Every action is a plain form POST that redirects back to the game page, so the
 site works without JavaScript. With JavaScript, game.js sends the same POSTs
 and GETs with an ``X-Partial`` header and swaps in the game panel it gets back
 (the same template), so a move and the AI's answer appear without a reload.
-In a game between people it also listens on ws/games/<pk>/ and fetches the
-panel again whenever the game has moved on.
+In a game between people, and for whoever watches a game against the AI, it
+also listens on ws/games/<pk>/ and fetches the panel again whenever the game
+has moved on.
 """
 
 from __future__ import annotations

@@ -236,7 +236,8 @@
     }
   });
 
-  // ---- Games between people: live over a WebSocket -----------------------------
+  // ---- Live over a WebSocket: games between people, and the spectators of a ---
+  // game against the AI (its player's own moves bring the reply with them).
   //
   // The socket only says that something happened, with the game's ply. Whenever
   // the ply (or the status) differs from the panel's, the panel is fetched from
