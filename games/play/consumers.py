@@ -17,7 +17,7 @@ from django.core.cache import cache
 from games.errors import GameError
 from games.play import live, services
 from games.play.models import Game
-from games.play.players import Player
+from games.play.players import GUEST_SESSION_KEY, Player
 
 # Close codes in the 4000 range are the application's own.
 CLOSE_NOT_SIGNED_IN = 4401
@@ -53,17 +53,25 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
 
 class GameConsumer(LiveConsumer):
-    """ws/games/<pk>/: the players and the spectators of one game."""
+    """ws/games/<pk>/: the players and the spectators of one game.
+
+    A game between people is followed by signed-in people only; a game
+    against the AI by anyone who can open its page, guests included (a guest
+    is known by the key in their session, so a guest's own game counts them
+    as its player, not as a spectator)."""
 
     async def connect(self):
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_NOT_SIGNED_IN)
-            return
+        signed_in = user is not None and user.is_authenticated
         self.game_id = int(self.scope["url_route"]["kwargs"]["pk"])
+        self.guest_key = "" if signed_in else await self._guest_key()
         state = await self._state(user)
         if state is None:
             await self.close(code=CLOSE_NO_SUCH_GAME)
+            return
+        against_ai = state.pop("against_ai")
+        if not signed_in and not against_ai:
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
             return
         self.side = state["side"]
         self.group = live.game_group(self.game_id)
@@ -109,14 +117,27 @@ class GameConsumer(LiveConsumer):
         )
         if game is None:
             return None
-        return {"game": game.pk, "ply": game.move_count, "status": game.status, "side": game.side_of(user)}
+        side = game.side_of(user, self.guest_key)
+        return {
+            "game": game.pk,
+            "ply": game.move_count,
+            "status": game.status,
+            "side": side,
+            "against_ai": bool(game.ai_side),
+        }
+
+    @in_a_thread
+    def _guest_key(self) -> str:
+        session = self.scope.get("session")
+        return session.get(GUEST_SESSION_KEY, "") if session is not None else ""
 
     @in_a_thread
     def _play(self, cell, ply) -> dict | None:
         """Play through the services; the refusal to send back, or None. A stored
         move reaches everyone, this socket included, as the published event."""
         try:
-            services.game_play_move(game_id=self.game_id, player=Player(user=self.scope["user"]), cell=cell, ply=ply)
+            player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
+            services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)
         except Game.DoesNotExist:
             return {"type": "refused", "code": "not_found", "message": "no such game"}
         except GameError as error:

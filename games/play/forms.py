@@ -38,8 +38,8 @@ class HistoryFilterForm(forms.Form):
         choices=[
             ("", "Any result"),
             ("won", "Won"),
-            ("lost", "Lost"),
             ("drawn", "Drawn"),
+            ("lost", "Lost"),
             ("in_progress", "In progress"),
             ("aborted", "Aborted"),
         ],

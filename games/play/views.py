@@ -5,8 +5,9 @@ Every action is a plain form POST that redirects back to the game page, so the
 site works without JavaScript. With JavaScript, game.js sends the same POSTs
 and GETs with an ``X-Partial`` header and swaps in the game panel it gets back
 (the same template), so a move and the AI's answer appear without a reload.
-In a game between people it also listens on ws/games/<pk>/ and fetches the
-panel again whenever the game has moved on.
+In a game between people, and for whoever watches a game against the AI, it
+also listens on ws/games/<pk>/ and fetches the panel again whenever the game
+has moved on.
 """
 
 from __future__ import annotations
@@ -147,6 +148,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "side": side,
         "your_turn": your_turn,
         "ai_move_owed": bool(side) and not replaying and game.awaits_ai,
+        "ai_thinking": not replaying and game.awaits_ai,
         "outcome": game.outcome_for(side),
         "shown_ply": shown_ply,
         "replaying": replaying,
@@ -170,9 +172,16 @@ def _between_people(request, game: Game, side: str | None) -> dict:
     """What the panel adds for a game between people: whose turn by name, the
     clock, the buttons to claim a win on time or abort, rematch offers, and
     ``follows_live``: whether the page follows the game over its WebSocket
-    (signed-in viewers only; others reload)."""
+    (signed-in viewers only; others reload).
+
+    A game against the AI in progress is followed by whoever waits for moves
+    they did not ask for: anyone watching it (signed in or not: its page and
+    its socket tell the same), and its player when the page is loaded while
+    the AI's move is on its way. A player's own moves bring the AI's reply
+    with them, so their page needs no socket otherwise."""
     if game.ai_side:
-        return {"between_people": False, "follows_live": False}
+        follows = game.is_in_progress and (side is None or game.awaits_ai)
+        return {"between_people": False, "follows_live": follows}
     to_move = game.board.to_move
     in_progress = game.is_in_progress
     out_of_time = game.is_out_of_time()

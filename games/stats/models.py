@@ -47,7 +47,7 @@ class PlayerStats(models.Model):
 
 
 class PlayerRecord(models.Model):
-    """A player's won/lost/drawn against one kind of opponent on one variant."""
+    """A player's won/drawn/lost against one kind of opponent on one variant."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="records")
     variant = models.CharField(max_length=3, choices=Variant)

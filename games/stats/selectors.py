@@ -20,8 +20,8 @@ from games.stats.models import (
 
 
 def player_record(user) -> dict[str, int]:
-    """How many games a player has: ``games`` in all, ``won``, ``lost``,
-    ``drawn``, ``in_progress`` and ``aborted``, whatever their number, in three
+    """How many games a player has: ``games`` in all, ``won``, ``drawn``,
+    ``lost``, ``in_progress`` and ``aborted``, whatever their number, in three
     queries: the results from the counters kept as games end (PlayerRecord), the
     unfinished games counted one side at a time over the (player, status) indexes."""
     results = PlayerRecord.objects.filter(user=user).aggregate(won=Sum("wins"), lost=Sum("losses"), drawn=Sum("draws"))
@@ -50,7 +50,7 @@ def head_to_head(user, limit: int = HEAD_TO_HEAD_LIMIT) -> list[dict]:
     the counters kept as games end, in one query.
 
     One row per opponent, most games first: ``opponent`` (a username), ``games``,
-    ``won``, ``lost`` and ``drawn`` from ``user``'s side. Games against the AI, and
+    ``won``, ``drawn`` and ``lost`` from ``user``'s side. Games against the AI, and
     games whose opponent deleted their account, are left out.
     """
     rows = (
@@ -63,8 +63,8 @@ def head_to_head(user, limit: int = HEAD_TO_HEAD_LIMIT) -> list[dict]:
             "opponent": r["opponent__username"],
             "games": r["games"],
             "won": r["wins"],
-            "lost": r["losses"],
             "drawn": r["draws"],
+            "lost": r["losses"],
         }
         for r in rows
     ]

@@ -53,8 +53,9 @@ def test_the_include_shows_a_table_only_when_there_is_something_to_show(user, dj
     _play(bob, user, X_WINS)
     html = render(Context({"player": user}))
     assert "Against other players" in html
+    assert '<th scope="col">Won</th><th scope="col">Drawn</th><th scope="col">Lost</th>' in html  # W/D/L
     assert '<a href="/players/bob/">bob</a>' in html
-    assert '<td class="head-to-head__games">1</td><td>0</td><td>1</td><td>0</td>' in html
+    assert '<td class="head-to-head__games">1</td><td>0</td><td>0</td><td>1</td>' in html
 
 
 def test_a_profile_shows_the_record_against_each_opponent(client, user, django_user_model):
@@ -62,7 +63,7 @@ def test_a_profile_shows_the_record_against_each_opponent(client, user, django_u
     _play(user, bob, X_WINS)
     html = client.get("/players/bob/").content.decode()
     assert "Against other players" in html and '<a href="/players/alice/">alice</a>' in html
-    assert '<td class="head-to-head__games">1</td><td>0</td><td>1</td><td>0</td>' in html
+    assert '<td class="head-to-head__games">1</td><td>0</td><td>0</td><td>1</td>' in html
 
 
 def test_a_players_page_shows_results_from_that_players_side_whoever_looks(client, user, bob, carol):

@@ -116,7 +116,7 @@ def test_a_players_page_shows_rating_streaks_and_records(client, people):
     html = client.get(reverse("games:profile", args=["ann"])).content.decode()
     text = _text(html)
     assert f"Rating {stats.rating} provisional" in text
-    assert "Rated games 3 Won 2 Lost 0 Drawn 1" in text
+    assert "Rated games 3 Won 2 Drawn 1 Lost 0" in text
     assert "Current streak 1 lost" in text and "Best streak 2 won" in text
     assert "3x3 People 3 2 1 0" in text
     assert "3x3 AI, easy 1 0 0 1" in text

@@ -58,8 +58,7 @@ def test_home_says_play_now_starts_the_perfect_level_the_one_that_cannot_be_beat
 def test_the_footer_says_only_the_perfect_level_never_loses(client, url_name):
     html = client.get(reverse(url_name)).content.decode()
     footer = html[html.index('<footer class="site-footer">') : html.index("</footer>")]
-    assert "Only the AI's Perfect level never loses" in footer
-    assert "Easy, Medium and Hard are weaker on purpose" in footer
+    assert "The Perfect AI never loses, on any board; Easy, Medium and Hard are weaker on purpose." in footer
     assert "The AI never loses" not in html
     assert engine.UNBEATABLE_LEVEL == Level.PERFECT  # the level the footer names is the engine's
 

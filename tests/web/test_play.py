@@ -397,6 +397,13 @@ def test_a_guest_who_logs_in_to_an_existing_account_keeps_the_game(client, user,
     assert game.x_player == user and game.guest_key == ""
 
 
+def _status(response) -> str:
+    """The game's status line as it reads, without its markup."""
+    html = response.content.decode()
+    status = re.search(r'<p class="game-status" id="game-status"[^>]*>(.*?)</p>', html, re.S).group(1)
+    return " ".join(re.sub(r"<[^>]+>", " ", status).replace("&hellip;", "…").split())
+
+
 def test_opening_a_game_whose_ai_move_is_owed_changes_nothing_and_offers_to_make_it(client_logged_in, user):
     game = services.game_create_against_ai(player=Player(user=user), variant="4x4", seed=1)
     game = factories.stopped_before_the_ai_replied(game, 0)
@@ -404,14 +411,19 @@ def test_opening_a_game_whose_ai_move_is_owed_changes_nothing_and_offers_to_make
     assert page.status_code == 200
     assert Game.objects.get(pk=game.pk).move_count == 1  # reading never writes
     html = page.content.decode()
+    assert _status(page) == "The AI is thinking…"
     assert "The AI has not made its move yet" in html
     assert f'action="{reverse("games:ai_move", args=[game.pk])}"' in html
+    # The page follows the game, so the move appears when the AI makes it.
+    assert 'data-live="1"' in html and f'data-ws-url="/ws/games/{game.pk}/"' in html
 
     response = client_logged_in.post(reverse("games:ai_move", args=[game.pk]))
     assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
     game = Game.objects.get(pk=game.pk)
     assert game.move_count == 2 and game.board.to_move == "X"
-    assert "The AI has not made its move yet" not in client_logged_in.get(game.get_absolute_url()).content.decode()
+    page = client_logged_in.get(game.get_absolute_url())
+    assert "The AI has not made its move yet" not in page.content.decode()
+    assert _status(page) == "Your turn X" and 'data-live="1"' not in page.content.decode()
 
 
 def test_only_a_player_can_ask_the_ai_for_its_owed_move(client, user):
@@ -431,3 +443,32 @@ def test_a_move_on_a_larger_board_comes_back_with_the_ais_reply(client_logged_in
     game = Game.objects.get(pk=game.pk)
     assert game.move_count == 2 and game.cells[0] == 0
     assert "Your turn" in client_logged_in.get(game.get_absolute_url()).content.decode()
+
+
+def test_a_spectator_of_a_game_against_the_ai_follows_it_live_signed_in_or_not(client, user, bob):
+    game = services.game_create_against_ai(player=Player(user=user), variant="5x5", seed=1)
+    game = services.game_play_move(game_id=game.pk, player=Player(user=user), cell=0, ply=0).game
+    for viewer in (None, bob):
+        client.logout()
+        if viewer:
+            client.force_login(viewer)
+        page = client.get(game.get_absolute_url())
+        html = page.content.decode()
+        assert 'data-live="1"' in html and f'data-ws-url="/ws/games/{game.pk}/"' in html
+        assert _status(page) == "X to move Live"
+        assert "Log in to follow" not in html and "Hint" not in html
+
+    # While the AI thinks, the spectator reads so; the player's button is not theirs.
+    game = factories.stopped_before_the_ai_replied(game, 1)
+    page = client.get(game.get_absolute_url())
+    assert _status(page) == "The AI is thinking…"
+    assert "Let the AI move" not in page.content.decode()
+
+
+def test_the_player_of_a_game_against_the_ai_needs_no_socket_and_a_finished_game_none(client_logged_in, user):
+    game = _start(client_logged_in, variant="4x4")
+    page = client_logged_in.get(game.get_absolute_url())
+    assert _status(page) == "Your turn X" and 'data-live="1"' not in page.content.decode()
+    services.game_resign(game_id=game.pk, player=Player(user=user))
+    client_logged_in.logout()
+    assert 'data-live="1"' not in client_logged_in.get(game.get_absolute_url()).content.decode()

@@ -45,9 +45,9 @@ def test_results_by_opponent_and_how_games_ended(client, user, bob):
     ai_game(user, level="easy", resign=True)  # O (the AI) won
     html = client.get(STATS).content.decode()
     text = _text(html)
-    # People: X won 1, O won 1, draws 1, games 3; the easy AI: O won 1 of 1.
-    assert "People 1 1 1 3" in text
-    assert "AI, easy 0 1 0 1" in text
+    # People: X won 1, draws 1, O won 1, games 3; the easy AI: O won 1 of 1.
+    assert "Opponent X won Draw O won Games People 1 1 1 3" in text  # in the order of W/D/L for X
+    assert "AI, easy 0 0 1 1" in text
     assert "Line 1" in text and "Full board 1" in text and "Resignation 2" in text and "Timeout 0" in text
     # Games by board and opponent: 3x3, three with people, one against the easy AI.
     assert "3x3 3 1 0 0 0 4" in text

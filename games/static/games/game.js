@@ -83,6 +83,38 @@
     status.insertAdjacentElement("afterend", note);
   }
 
+  // "The AI is thinking…" in the status (aria-live), and the board busy, while
+  // the AI's reply is on its way. A 3x3 reply comes within milliseconds: only
+  // a wait longer than THINKING_DELAY is worth saying anything about.
+  var THINKING_DELAY = 200;
+
+  function showAiThinking(game) {
+    var board = game.querySelector(".board");
+    if (board) { board.classList.add("board--waiting"); board.setAttribute("aria-busy", "true"); }
+    var status = game.querySelector("#game-status");
+    if (!status) return;
+    var spinner = document.createElement("span");
+    spinner.className = "spinner";
+    spinner.setAttribute("aria-hidden", "true");
+    status.replaceChildren(spinner, document.createTextNode("The AI is thinking\u2026"));
+  }
+
+  // A panel button whose answer takes a search (the hint): disabled and busy
+  // until the answer replaces the panel; the returned function puts it back.
+  function working(button) {
+    var text = button.textContent;
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+    button.classList.add("button--busy");
+    if (button.dataset.busyText) button.textContent = button.dataset.busyText;
+    return function () {
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
+      button.classList.remove("button--busy");
+      button.textContent = text;
+    };
+  }
+
   function playCell(button) {
     if (busy || button.disabled) return;
     var form = button.form;
@@ -99,6 +131,9 @@
     }
     game.querySelector(".board").classList.add("board--locked");
     cells().forEach(function (cell) { cell.disabled = true; });
+    var thinking = game.dataset.againstAi === "1" && window.setTimeout(function () {
+      if (root() === game) showAiThinking(game);
+    }, THINKING_DELAY);
     request(form.action, { method: "POST", body: data })
       .then(function (html) { swap(html, Number(button.value)); })
       .catch(function (error) {
@@ -108,19 +143,20 @@
         focusNear(Number(button.value));
         live.panelSwapped();
       })
-      .finally(function () { busy = false; live.settle(); });
+      .finally(function () { window.clearTimeout(thinking); busy = false; live.settle(); });
   }
 
-  function loadPanel(url, push) {
+  function loadPanel(url, push, button) {
     if (busy) return;
     busy = true;
+    var restore = button ? working(button) : function () {};
     request(url)
       .then(function (html) {
         swap(html);
         if (push) history.pushState({ tttsite: true }, "", url);
         else history.replaceState({ tttsite: true }, "", url);
       })
-      .catch(function () { window.location.href = url; })
+      .catch(function () { restore(); window.location.href = url; })
       .finally(function () { busy = false; live.settle(); });
   }
 
@@ -137,7 +173,7 @@
       event.preventDefault();
       var params = new URLSearchParams(new FormData(form));
       var query = params.toString();
-      loadPanel(form.action + (query ? "?" + query : ""), false);
+      loadPanel(form.action + (query ? "?" + query : ""), false, event.submitter);
     }
   });
 
@@ -200,7 +236,8 @@
     }
   });
 
-  // ---- Games between people: live over a WebSocket -----------------------------
+  // ---- Live over a WebSocket: games between people, and the spectators of a ---
+  // game against the AI (its player's own moves bring the reply with them).
   //
   // The socket only says that something happened, with the game's ply. Whenever
   // the ply (or the status) differs from the panel's, the panel is fetched from
