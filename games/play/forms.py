@@ -2,7 +2,11 @@
 
 from django import forms
 
+from games.play.clocks import PRESETS
 from games.play.models import Level, StartMode, Variant, levels_described
+
+#: Clocks a game against the AI may have: it keeps no clock of its own.
+AI_GAME_CLOCKS = [("none", "No clock"), *((c.key, c.label) for c in PRESETS if c.kind == "clock")]
 
 
 class NewGameForm(forms.Form):
@@ -27,6 +31,14 @@ class NewGameForm(forms.Form):
         choices=StartMode.choices,
         initial=StartMode.MINIMAX,
         widget=forms.RadioSelect,
+    )
+    time_control = forms.ChoiceField(
+        label="Your clock",
+        choices=AI_GAME_CLOCKS,
+        initial="none",
+        required=False,
+        widget=forms.RadioSelect,
+        help_text="Only you have a clock: the AI's thinking never counts against it.",
     )
 
 

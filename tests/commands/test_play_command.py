@@ -317,3 +317,20 @@ def test_why_names_the_winner_when_the_line_is_won():
 def test_help_lists_why():
     out = play("--side", "X", "--level", "easy", typed="?\nq\n")
     assert "h: recommended move   w: why (the line of best play)   ?: help   q: resign and quit" in out
+
+
+def test_on_a_clock_the_prompt_shows_the_time_left_as_the_server_counts_it():
+    out = play("--side", "X", "--level", "perfect", "--clock", "3+2", typed="5\n1\n")
+    prompts = re.findall(r"Your move \(X, (\d:\d\d) left\)", out)
+    # A full clock before the first move; after the second, three minutes less
+    # the moment it took, plus the two-second increment.
+    assert prompts[0] == "3:00" and prompts[2] in ("3:01", "3:02")
+    assert only_game().clock_initial == 180
+
+
+def test_a_clock_the_terminal_cannot_keep_is_refused_and_nothing_is_stored():
+    with pytest.raises(CommandError, match="--clock: a clock has 1 to 180 minutes"):
+        play("--side", "X", "--level", "perfect", "--clock", "0+1")
+    with pytest.raises(CommandError, match="not days"):
+        play("--side", "X", "--level", "perfect", "--clock", "3d")
+    assert not Game.objects.exists()

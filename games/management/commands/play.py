@@ -35,7 +35,8 @@ from django.core.management.base import BaseCommand, CommandError
 from games import engine
 from games.errors import GameError
 from games.learn import explain
-from games.play import services
+from games.play import clocks, services
+from games.play.clocks import TimeControl
 from games.play.models import LEVEL_DESCRIPTIONS, Game, Level, StartMode, Status, Variant, levels_described
 from games.play.players import Player, new_guest_key
 
@@ -133,6 +134,12 @@ class Command(BaseCommand):
             default=StartMode.MINIMAX,
             help="How the AI opens when it moves first (default minimax).",
         )
+        parser.add_argument(
+            "--clock",
+            metavar="MINUTES+SECONDS",
+            default="none",
+            help='Play on a clock, e.g. "3+2": three minutes, two more after each move. Only you have one.',
+        )
         parser.add_argument("--user", metavar="USERNAME", help="Save the game in this user's history.")
         parser.add_argument("--seed", type=int, help="Make the AI's choices repeatable.")
 
@@ -174,6 +181,12 @@ class Command(BaseCommand):
 
         user = self._user(options["user"])
         try:
+            clock = TimeControl.parse(options["clock"])
+        except ValueError as error:
+            raise CommandError(f"--clock: {error}") from None
+        if clock.kind == "correspondence":
+            raise CommandError('--clock: a game in the terminal takes minutes, e.g. "3+2", not days')
+        try:
             side = self._side(options["side"], options["first"])
             if side is None:
                 return
@@ -192,6 +205,7 @@ class Command(BaseCommand):
             level=level,
             start_mode=options["start_mode"],
             seed=options["seed"],
+            time_control=clock,
         )
         self._introduce(game)
         if game.move_count:
@@ -271,6 +285,14 @@ class Command(BaseCommand):
             how = f'Type a move as row and column, each from 1 to {size}, e.g. "2 3".'
         return how + "\nh: recommended move   w: why (the line of best play)   ?: help   q: resign and quit"
 
+    def _time_left(self, game: Game) -> str:
+        """", 2:58 left" on a clock, as the server counts it; nothing without one."""
+        if not game.has_clock:
+            return ""
+        state = game.clock_state()
+        ms = state["x_ms"] if game.human_side == "X" else state["o_ms"]
+        return f", {clocks.format_ms(ms)} left"
+
     def _show(self, game: Game, ply: int | None = None) -> None:
         """The board of ``game`` (after ``ply`` moves, when given)."""
         self._say("")
@@ -287,7 +309,7 @@ class Command(BaseCommand):
         if not game.move_count:
             self._show(game)
         while game.status == Status.IN_PROGRESS:
-            answer = self._ask(f"Your move ({game.human_side}): ")
+            answer = self._ask(f"Your move ({game.human_side}{self._time_left(game)}): ")
             if answer is None or answer.lower() in QUIT:
                 return self._leave(game, player)
             if answer.lower() in HINT:
@@ -309,6 +331,9 @@ class Command(BaseCommand):
                 self._say(str(error), self.style.ERROR)
                 continue
             except GameError as error:
+                if error.code == "out_of_time":
+                    self._say("Your time ran out before that move: the game is over.", self.style.ERROR)
+                    return error.game
                 if error.code == "occupied":
                     message = f"Bad move: {cell_name(cell, game.size)} is taken. Choose an empty cell."
                 else:
