@@ -141,9 +141,22 @@ def _start_afresh():
     channel_layers.backends = {}
 
 
+def _start_afresh_with_a_worker():
+    """As :func:`_start_afresh`, and run the clock worker in the server's process:
+    the channel layer lives in that process's memory, so the results the
+    worker pushes reach the pages only from there."""
+    import threading
+
+    from games.serving import worker
+
+    _start_afresh()
+    threading.Thread(target=worker.run, args=(threading.Event(),), kwargs={"jobs": []}, daemon=True).start()
+
+
 @pytest.fixture
-def asgi_live_server(transactional_db, settings):
-    """Daphne serving HTTP and WebSockets against the test database."""
+def asgi_live_server(request, transactional_db, settings):
+    """Daphne serving HTTP and WebSockets against the test database; with the
+    clock worker beside it for a test marked ``@pytest.mark.worker``."""
     from functools import partial
 
     from channels.testing.live import make_application
@@ -163,7 +176,7 @@ def asgi_live_server(transactional_db, settings):
     process = DaphneProcess(
         host,
         partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=_start_afresh,
+        setup=_start_afresh_with_a_worker if request.node.get_closest_marker("worker") else _start_afresh,
     )
     process.start()
     try:

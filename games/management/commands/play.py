@@ -286,7 +286,7 @@ class Command(BaseCommand):
         return how + "\nh: recommended move   w: why (the line of best play)   ?: help   q: resign and quit"
 
     def _time_left(self, game: Game) -> str:
-        """", 2:58 left" on a clock, as the server counts it; nothing without one."""
+        """ ", 2:58 left" on a clock, as the server counts it; nothing without one."""
         if not game.has_clock:
             return ""
         state = game.clock_state()
