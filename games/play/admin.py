@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext
 
-from games.play import services
+from games.play import clocks, services
 from games.play.models import Game, Move
 
 User = get_user_model()
@@ -145,9 +145,21 @@ class GameAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("final_board", "variant", "status", "result", "termination", "move_count")}),
         ("Players", {"fields": ("x_player_shown", "o_player_shown", "ai_side", "ai_level", "start_mode", "seed")}),
+        ("Dates", {"fields": ("created_at", "updated_at", "finished_at", "rematch_of")}),
         (
-            "Dates and clock",
-            {"fields": ("created_at", "updated_at", "finished_at", "move_time_limit", "turn_started_at", "rematch_of")},
+            "Time",
+            {
+                "fields": (
+                    "time_control_shown",
+                    "x_clock_shown",
+                    "o_clock_shown",
+                    "turn_started_at",
+                    "deadline",
+                    "draw_offer",
+                    "takeback_offer",
+                    "takebacks_allowed",
+                )
+            },
         ),
     )
     readonly_fields = (
@@ -166,13 +178,33 @@ class GameAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
         "finished_at",
-        "move_time_limit",
+        "time_control_shown",
+        "x_clock_shown",
+        "o_clock_shown",
         "turn_started_at",
+        "deadline",
+        "draw_offer",
+        "takeback_offer",
+        "takebacks_allowed",
         "rematch_of",
     )
 
     class Media:
         css = {"all": ("games/admin.css",)}
+
+    # -- the time ------------------------------------------------------------------
+
+    @admin.display(description="time control")
+    def time_control_shown(self, game: Game) -> str:
+        return game.time_control.label
+
+    @admin.display(description="X's clock")
+    def x_clock_shown(self, game: Game) -> str:
+        return clocks.format_ms(game.clock_ms("X")) or "–"
+
+    @admin.display(description="O's clock")
+    def o_clock_shown(self, game: Game) -> str:
+        return clocks.format_ms(game.clock_ms("O")) or "–"
 
     # -- columns -----------------------------------------------------------------
 

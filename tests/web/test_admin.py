@@ -11,6 +11,7 @@ from games.lobby import services as lobby_services
 from games.play import services
 from games.play.models import Game, Move, Status
 from games.play.players import Player
+from tests.factories import human_game
 
 pytestmark = pytest.mark.django_db
 
@@ -208,8 +209,8 @@ def test_the_game_cannot_be_edited_by_hand(admin_client, user, bob):
     )
 
     assert 'name="_save"' not in page
-    assert "Time per move (s)" in page  # shown, not editable
-    for field in ("status", "result", "termination", "move_count", "finished_at", "variant", "move_time_limit"):
+    assert "Time control" in page and "No limit" in page  # shown, not editable
+    for field in ("status", "result", "termination", "move_count", "finished_at", "variant", "deadline", "draw_offer"):
         assert f'name="{field}"' not in page
     assert response.status_code == 403
     game.refresh_from_db()
@@ -354,3 +355,10 @@ def test_staff_cannot_delete_games_only_abort_them(admin_client, user):
     assert Game.objects.filter(pk=game.pk).exists()
     actions = admin_client.get("/admin/games/game/").content.decode()
     assert "delete_selected" not in actions and "abort_unfinished" in actions
+
+
+def test_a_game_shows_its_time_control_and_both_clocks(admin_client, user, bob):
+    game = human_game(user, bob, cells=[4, 0], time_control="3+2")
+    page = admin_client.get(_change_url(game)).content.decode()
+    assert "3+2 (3 minutes + 2 s a move)" in page
+    assert "X&#x27;s clock" in page and "3:00" in page
