@@ -43,6 +43,11 @@ class ChatMessage(models.Model):
     def __str__(self) -> str:
         return f"{self.side} in game {self.game_id}: {self.text[:40]}"
 
+    @property
+    def author_name(self) -> str:
+        """The name the game shows for its author's side ("Deleted player" once the account is gone)."""
+        return self.game.player_name(self.side)
+
 
 class ChatMute(models.Model):
     """``muted_by`` no longer hears the other side of ``game``."""

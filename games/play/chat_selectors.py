@@ -67,4 +67,6 @@ def game_chat(game: Game, player: Player) -> Chat:
     if muted_opponent:
         messages = messages.exclude(side=other_side(side))
     latest = list(messages.order_by("-created_at", "-id")[:MESSAGES_SHOWN])
+    for message in latest:
+        message.game = game  # its authors' names come from the game already read
     return Chat(game=game, side=side, messages=latest[::-1], muted_opponent=muted_opponent)
