@@ -171,3 +171,37 @@ def test_the_game_panel_alone_does_not_carry_the_chat(game, user):
     say(game, user, "hello")
     panel = client_of(user).get(game.get_absolute_url(), **PARTIAL).content.decode()
     assert 'id="game"' in panel and 'id="chat"' not in panel
+
+
+# -- the admin -----------------------------------------------------------------------------
+
+
+def test_staff_read_a_games_chat_in_the_admin_and_delete_a_message(admin_client, game, user, bob):
+    say(game, user, "a fine <i>game</i>")
+    say(game, bob, "something rude")
+    other = factories.human_game(bob, user, cells=[])
+    say(other, bob, "another game")
+
+    listing = admin_client.get(reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={game.pk}")
+    assert listing.status_code == 200
+    html = listing.content.decode()
+    assert "a fine &lt;i&gt;game&lt;/i&gt;" in html and "something rude" in html and "another game" not in html
+
+    rude = ChatMessage.objects.get(text="something rude")
+    page = admin_client.get(reverse("admin:games_chatmessage_change", args=[rude.pk])).content.decode()
+    assert "something rude" in page and "bob" in page
+    assert 'name="text"' not in page  # read, not edited
+
+    response = admin_client.post(reverse("admin:games_chatmessage_delete", args=[rude.pk]), {"post": "yes"})
+    assert response.status_code == 302
+    assert list(ChatMessage.objects.values_list("text", flat=True).order_by("id")) == [
+        "a fine <i>game</i>",
+        "another game",
+    ]
+    assert admin_client.get(reverse("admin:games_chatmessage_add")).status_code == 403
+
+
+def test_staff_see_who_muted_whom(admin_client, game, user):
+    chat_services.chat_mute_opponent(game_id=game.pk, player=Player(user=user))
+    html = admin_client.get(reverse("admin:games_chatmute_changelist")).content.decode()
+    assert f"Game {game.pk}" in html and "bob" in html
