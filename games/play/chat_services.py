@@ -96,7 +96,9 @@ def chat_send(*, game_id: int, player: Player, text: object) -> ChatMessage:
         side = _player_side(game, player, "only the players write in a game's chat; spectators read it")
         text = _clean(text)
         if is_muted(game, side):
-            raise ChatRefused("your opponent has muted you in this game: your messages are not sent", code="chat_muted")
+            raise ChatRefused(
+                "your opponent has muted you in this game, so your messages are not sent", code="chat_muted"
+            )
         now = timezone.now()
         _check_rate(game, side, now)
         message = ChatMessage.objects.create(game=game, author=player.account, side=side, text=text, created_at=now)
