@@ -55,6 +55,10 @@
     });
     localTimes(fresh);
     if (whole) {
+      // What was typed while the request was out is not the server's to wipe.
+      var typed = old.querySelector(".chat__input");
+      var input = fresh.querySelector(".chat__input");
+      if (typed && input && typed.value && !input.value) input.value = typed.value;
       old.replaceWith(fresh);
     } else {
       old.querySelector("[data-chat-messages]").replaceWith(freshList);
@@ -122,25 +126,35 @@
     if (sending) return;
     sending = true;
     var typing = form.hasAttribute("data-chat-form");
+    var input = typing && form.querySelector(".chat__input");
+    var text = input ? input.value : "";
+    var body = new FormData(form);
+    if (input) input.value = "";  // ready for the next message at once; a refusal brings this one back
     fetch(form.action, {
       method: "POST",
-      body: new FormData(form),
+      body: body,
       headers: { "X-Partial": "1" },
       credentials: "same-origin",
     })
       .then(function (response) {
         // Refusals (400, 403, 409, 429) come back as the chat box saying why.
         if (response.status === 503) throw new Error("unavailable");
-        if (response.status >= 500 || response.status === 404) { form.submit(); return null; }
+        if (response.status >= 500 || response.status === 404) {
+          if (input) input.value = text;
+          form.submit();
+          return null;
+        }
         return response.text();
       })
       .then(function (html) {
         if (html === null) return;
         swap(html, true);
-        var input = typing && box().querySelector(".chat__input");
-        if (input) input.focus();
+        var fresh = typing && box().querySelector(".chat__input");
+        if (fresh) fresh.focus();
       })
       .catch(function () {
+        var current = box() && box().querySelector(".chat__input");
+        if (current && !current.value) current.value = text;
         showProblem("The site is not answering just now, so your message was not sent. Try again in a few seconds.");
       })
       .finally(function () { sending = false; });
