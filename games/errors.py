@@ -80,3 +80,19 @@ def require_choice(value: str, choices, what: str) -> str:
         allowed = ", ".join(choices.values)
         raise InvalidInput(f"{what} {value!r} is not one of {allowed}", code=f"invalid_{what.replace(' ', '_')}")
     return value
+
+
+class ChatRefused(GameError):
+    """A chat message or mute the game refuses: no chat against the AI, or a muted sender."""
+
+    code = "chat_refused"
+
+
+class ChatRateLimited(ChatRefused):
+    """Chat messages sent too fast: refused until ``retry_after`` seconds pass."""
+
+    code = "chat_rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -7,11 +7,14 @@ Code imports a model from its domain, not from here.
 
 from games.learn.models import Puzzle
 from games.lobby.models import Challenge
+from games.play.chat_models import ChatMessage, ChatMute
 from games.play.models import Game, Move
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
 
 __all__ = [
     "Challenge",
+    "ChatMessage",
+    "ChatMute",
     "DailyStats",
     "FirstMoveStats",
     "Game",

@@ -6,6 +6,7 @@ from django.urls import path
 from games.accounts import views as accounts
 from games.learn.urls import urlpatterns as learning
 from games.lobby import views as lobby
+from games.play import chat_views as chat
 from games.play import history
 from games.play import views as play
 from games.stats import views as stats
@@ -41,6 +42,10 @@ urlpatterns = [
     path("games/<int:pk>/rematch/accept/", lobby.rematch_accept, name="rematch_accept"),
     path("games/<int:pk>/rematch/decline/", lobby.rematch_decline, name="rematch_decline"),
     path("games/<int:pk>/rematch/cancel/", lobby.rematch_cancel, name="rematch_cancel"),
+    # The chat of a game between people (games/play/chat_views.py).
+    path("games/<int:pk>/chat/", chat.chat, name="chat"),
+    path("games/<int:pk>/chat/mute/", chat.chat_mute, name="chat_mute"),
+    path("games/<int:pk>/chat/unmute/", chat.chat_unmute, name="chat_unmute"),
     # Statistics.
     path("stats/", stats.stats, name="stats"),
     path("leaderboard/", stats.leaderboard, name="leaderboard"),

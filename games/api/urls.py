@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import puzzles, statistics, views
+from games.api import chat, puzzles, statistics, views
 
 app_name = "api"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("games/<int:pk>/abort/", views.GameAbortApi.as_view(), name="game-abort"),
     path("games/<int:pk>/claim-timeout/", views.GameClaimTimeoutApi.as_view(), name="game-claim-timeout"),
     path("games/<int:pk>/review/", views.GameReviewApi.as_view(), name="game-review"),
+    path("games/<int:pk>/chat/", chat.GameChatApi.as_view(), name="game-chat"),
+    path("games/<int:pk>/chat/mute/", chat.GameChatMuteApi.as_view(), name="game-chat-mute"),
     path("challenges/", views.ChallengesApi.as_view(), name="challenges"),
     path("challenges/accept/", views.ChallengeAcceptByTokenApi.as_view(), name="challenge-accept-by-token"),
     path("challenges/<int:pk>/accept/", views.ChallengeAcceptApi.as_view(), name="challenge-accept"),

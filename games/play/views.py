@@ -23,7 +23,7 @@ from games.errors import GameError
 from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import ChallengeStatus
-from games.play import selectors, services
+from games.play import chat_selectors, selectors, services
 from games.play.forms import NewGameForm
 from games.play.models import Game
 from games.play.players import current_player
@@ -204,8 +204,12 @@ def _between_people(request, game: Game, side: str | None) -> dict:
 
 def _render_game(request, game: Game, *, status: int = 200, error: str = "", **options):
     context = game_context(request, game, error=error, **options)
-    template = "games/_game.html" if _is_partial(request) else "games/game.html"
-    return render(request, template, context, status=status)
+    if _is_partial(request):
+        return render(request, "games/_game.html", context, status=status)
+    if chat_selectors.has_chat(game):
+        # Beside the panel, not in it: swapping the panel never touches a message being typed.
+        context["chat"] = chat_selectors.game_chat(game, current_player(request))
+    return render(request, "games/game.html", context, status=status)
 
 
 @require_GET

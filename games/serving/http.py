@@ -7,13 +7,14 @@ ask here.
 
 from __future__ import annotations
 
-from games.errors import GameError, InvalidInput, NotAPlayer, SignInLocked
+from games.errors import ChatRateLimited, GameError, InvalidInput, NotAPlayer, SignInLocked
 
 #: The most specific class wins: the table is read in order.
 STATUSES: list[tuple[type[GameError], int]] = [
     (InvalidInput, 400),  # malformed input
     (NotAPlayer, 403),  # not yours to act on
     (SignInLocked, 429),  # too many failed sign-ins: wait
+    (ChatRateLimited, 429),  # chat messages sent too fast: wait
     (GameError, 409),  # well formed, but the game (or challenge, or account) refuses it now
 ]
 

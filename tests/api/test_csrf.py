@@ -73,6 +73,8 @@ PAST_THE_CHECK = {
     "/api/games/999999/resign/": (404, "not_found"),
     "/api/games/999999/abort/": (404, "not_found"),
     "/api/games/999999/claim-timeout/": (404, "not_found"),
+    "/api/games/999999/chat/": (400, "invalid"),  # no text sent, checked before the game is looked up
+    "/api/games/999999/chat/mute/": (404, "not_found"),
     "/api/challenges/": (201, None),
     "/api/challenges/accept/": (400, "invalid"),
     "/api/challenges/999999/accept/": (404, "not_found"),

@@ -156,6 +156,9 @@ PAST_THE_CHECK = {
     "rematch_accept": 404,
     "rematch_decline": 404,
     "rematch_cancel": 404,
+    "chat": 404,
+    "chat_mute": 404,
+    "chat_unmute": 404,
     "stats": 405,
     "leaderboard": 405,
     # Learning minimax (games/learn/): reviews that teach.

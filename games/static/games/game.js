@@ -385,6 +385,8 @@
       var message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
       if (state !== "live") becomeLive();
+      // Every game event, for the page's other scripts (chat.js): one socket per page.
+      document.dispatchEvent(new CustomEvent("game:message", { detail: message }));
       if (message.type === "rematch_started" && message.url) {
         leaving = true;
         window.location.assign(message.url);
