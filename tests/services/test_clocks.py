@@ -148,10 +148,10 @@ def test_a_bad_time_control_is_refused_and_nothing_is_stored(user):
 
 def test_against_the_ai_only_the_person_has_a_clock_and_the_ai_s_thinking_is_not_charged(user, monkeypatch):
     player = Player(user=user)
-    game = services.game_create_against_ai(player=player, variant="4x4", side="X", time_control="1+0")
+    game = services.game_create_against_ai(player=player, variant="4x4", side="X", time_control="1+0", seed=7)
     assert (game.x_clock_ms, game.o_clock_ms) == (60_000, None)
     game = services.game_play_move(game_id=game.pk, player=player, cell=5, ply=0).game
-    game = services.game_play_move(game_id=game.pk, player=player, cell=0, ply=2).game
+    game = services.game_play_move(game_id=game.pk, player=player, cell=game.board.legal_moves[0], ply=2).game
     assert game.clock_running_for == "X" and game.clock_state()["o_ms"] is None
     thinks = services.engine.best_move
 
@@ -160,7 +160,7 @@ def test_against_the_ai_only_the_person_has_a_clock_and_the_ai_s_thinking_is_not
         return thinks(*args, **kwargs)
 
     monkeypatch.setattr(services.engine, "best_move", slow_ai)
-    game = services.game_play_move(game_id=game.pk, player=player, cell=10, ply=4).game
+    game = services.game_play_move(game_id=game.pk, player=player, cell=game.board.legal_moves[0], ply=4).game
     assert game.move_count == 6
     # The person's turn began when the AI's reply was stored, two seconds after their move.
     assert game.turn_started_at - game.moves.get(ply=4).created_at >= timedelta(seconds=2)
