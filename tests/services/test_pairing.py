@@ -338,7 +338,7 @@ def test_cancelling_while_someone_presses_play_never_leaves_a_cancelled_player_i
         _afresh(round_)
         waiting = pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")
         cancel, play = _at_once(
-            lambda: pairing.pairing_cancel(player=alice, request_id=waiting.pk),
+            lambda pk=waiting.pk: pairing.pairing_cancel(player=alice, request_id=pk),
             lambda: pairing.pairing_request(player=bob, variant="3x3", time_control="3+2"),
         )
         alices = PairingRequest.objects.get(player=alice)
