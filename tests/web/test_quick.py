@@ -219,3 +219,13 @@ def test_the_lobby_offers_a_quick_game_and_leads_back_to_the_wait(user):
     assert (
         "You are waiting for an opponent: 5×5, four in a row, 10+5 (10 minutes + 5 s a move). Back to waiting" in text
     )
+
+
+def test_staff_see_the_requests_in_the_admin_and_cannot_edit_them(admin_client, user, bob):
+    _play(_as(user))
+    _play(_as(bob))
+    game = Game.objects.get()
+    html = admin_client.get("/admin/games/pairingrequest/").content.decode()
+    assert "alice" in html and "bob" in html and "3+2" in html and "Matched" in html
+    assert f"Game {game.pk}</a>" in html
+    assert admin_client.get("/admin/games/pairingrequest/add/").status_code == 403
