@@ -38,7 +38,13 @@ def test_two_people_press_play_and_meet_in_the_same_game_live(asgi_live_server, 
     heading = alice.get_by_role("heading", name=re.compile("Waiting for an opponent"))
     expect(heading).to_contain_text(re.compile(r"0:0[0-2]"))
     expect(heading).to_contain_text(re.compile(r"0:0[2-9]"), timeout=6000)  # ticking, with no reload
+    # Every few seconds the page checks in (a POST that keeps the request alive), with no reload.
     alice.evaluate("window.__noReload = true")
+    with alice.expect_response(lambda r: r.request.method == "POST" and "/play/quick/" in r.url) as checked_in:
+        pass
+    assert checked_in.value.status == 200
+    assert 'data-status="waiting"' in checked_in.value.text()
+    assert alice.evaluate("window.__noReload") is True
     alice.screenshot(path="/tmp/tttsite-quick-waiting.png", full_page=True)
 
     # Bob asks for the same from the lobby's Quick game card.
