@@ -57,6 +57,13 @@ class ChallengeRefused(GameError):
     code = "challenge_closed"
 
 
+class PairingRefused(GameError):
+    """A quick-pairing request that cannot be made or cancelled now: waiting for
+    another game already, paired already, or over."""
+
+    code = "pairing_refused"
+
+
 class AccountRefused(GameError):
     """An account that may not be deleted: the last superuser."""
 

@@ -6,7 +6,7 @@ Code imports a model from its domain, not from here.
 """
 
 from games.learn.models import Puzzle
-from games.lobby.models import Challenge
+from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
 from games.play.models import Game, Move
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
@@ -20,6 +20,8 @@ __all__ = [
     "Game",
     "HeadToHead",
     "Move",
+    "PairingPool",
+    "PairingRequest",
     "PlayerRecord",
     "PlayerStats",
     "Puzzle",

@@ -32,6 +32,9 @@ urlpatterns = [
     # Games between people.
     path("lobby/", lobby.lobby, name="lobby"),
     path("challenges/new/", lobby.challenge_new, name="challenge_new"),
+    path("play/quick/", lobby.quick_game, name="quick"),
+    path("play/quick/<int:pk>/", lobby.quick_wait, name="quick_wait"),
+    path("play/quick/<int:pk>/cancel/", lobby.quick_cancel, name="quick_cancel"),
     path("challenges/<int:pk>/accept/", lobby.challenge_accept, name="challenge_accept"),
     path("challenges/<int:pk>/decline/", lobby.challenge_decline, name="challenge_decline"),
     path("challenges/<int:pk>/cancel/", lobby.challenge_cancel, name="challenge_cancel"),

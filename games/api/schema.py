@@ -70,6 +70,11 @@ def answers(ok: dict, *errors: int, body: bool = False) -> dict:
     return out
 
 
+PAIRING_REFUSED = error(
+    "Refused: `already_waiting` (for another board or time control: cancel that first), `already_paired` "
+    "(someone was paired with you: `game` is the game) or `not_waiting` (cancelled or expired already).",
+    s.ErrorSerializer,
+)
 CHALLENGE_REFUSED = error("The challenge is closed already (`challenge_closed`) or is your own (`own_challenge`).")
 
 

@@ -20,7 +20,9 @@ from games.api.fields import (
     WholeNumberChoiceField,
     WholeNumberField,
 )
-from games.lobby.models import MOVE_TIME_LIMITS, ChallengeKind, ChallengeSide, ChallengeStatus
+from games.lobby.models import MOVE_TIME_LIMITS, ChallengeKind, ChallengeSide, ChallengeStatus, PairingStatus
+from games.lobby.pairing_services import rating_range
+from games.play.clocks import MAX_INCREMENT, MAX_MINUTES, PRESETS
 from games.play.models import Level, Result, Side, StartMode, Status, Termination, Variant, levels_described
 from games.play.selectors import RESULT_FILTERS
 
@@ -240,6 +242,9 @@ class ChallengeSerializer(serializers.Serializer):
         source="challenger_side", choices=ChallengeSide.choices, help_text="The challenger's side."
     )
     move_time_limit = serializers.IntegerField(allow_null=True, help_text="Seconds per move; null: no limit.")
+    time_control = serializers.CharField(
+        source="time_control.key", help_text='The time control: "3+2" (a clock), "3d" (days per move) or "none".'
+    )
     token = serializers.SerializerMethodField(
         help_text="The invite's secret (POST /api/challenges/accept/): shown to the challenger only."
     )
@@ -262,11 +267,21 @@ class ChallengeCreateInputSerializer(serializers.Serializer):
     side = serializers.ChoiceField(
         choices=ChallengeSide.choices, default=ChallengeSide.RANDOM, help_text="The side you play."
     )
+    time_control = StringField(
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=16,
+        help_text='The time control, by its key: "none" (the default), a clock as minutes+seconds added per move '
+        f'("1+0", "3+2", "5+3", "10+5"; 1 to {MAX_MINUTES} minutes, 0 to {MAX_INCREMENT} s), or days per move '
+        '("1d", "3d", "7d"). An unknown key is a 400 `invalid_time_control`. Not together with `move_time_limit`.',
+    )
     move_time_limit = WholeNumberChoiceField(
         choices=[value for value, _ in MOVE_TIME_LIMITS if value is not None],
         allow_null=True,
         default=None,
-        help_text="Seconds per move; null: no limit.",
+        help_text="Seconds per move; null: no limit. The older way to ask for a time control: "
+        '86400 is "1d"; prefer `time_control`.',
     )
     opponent = StringField(
         required=False, allow_blank=True, default="", help_text="The username to challenge, for a direct challenge."
@@ -280,6 +295,58 @@ class ChallengeCreateInputSerializer(serializers.Serializer):
 
 class ChallengeTokenInputSerializer(serializers.Serializer):
     token = StringField(max_length=64, help_text="The secret of an invite link.")
+
+
+# --------------------------------------------------------------------------
+# Quick pairing.
+
+
+class PairingInputSerializer(serializers.Serializer):
+    board = serializers.ChoiceField(choices=Variant.choices)
+    time_control = serializers.ChoiceField(
+        choices=[(control.key, control.label) for control in PRESETS],
+        help_text="One of the time controls offered for quick games, by its key.",
+    )
+
+
+class PairingSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=PairingStatus.choices,
+        help_text="`waiting` for an opponent, `matched` (the game has started), `cancelled` or `expired`.",
+    )
+    board = serializers.ChoiceField(source="variant", choices=Variant.choices)
+    time_control = serializers.CharField(source="time_control.key", help_text='"3+2", "1d", "none"...')
+    rating = serializers.IntegerField(help_text="Your rating when you asked.")
+    waited = serializers.SerializerMethodField(
+        help_text="Seconds waited so far, or until paired, cancelled or expired."
+    )
+    rating_range = serializers.SerializerMethodField(
+        help_text="While waiting: how far from your rating an opponent may be now (it widens as you wait); "
+        "null for any rating, or once no longer waiting."
+    )
+    game = serializers.IntegerField(source="game_id", allow_null=True, help_text="The game, once matched.")
+    game_url = serializers.SerializerMethodField(help_text="The game's page, once matched.")
+    created_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(serializers.IntegerField())
+    def get_waited(self, pairing) -> int:
+        return pairing.waited_seconds(self.context["now"])
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_rating_range(self, pairing):
+        if pairing.status != PairingStatus.WAITING:
+            return None
+        return rating_range(pairing.waited_seconds(self.context["now"]))
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_game_url(self, pairing):
+        if pairing.game_id is None:
+            return None
+        url = pairing.game.get_absolute_url()
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request is not None else url
 
 
 # --------------------------------------------------------------------------

@@ -21,6 +21,7 @@ urlpatterns = [
     path("challenges/<int:pk>/accept/", views.ChallengeAcceptApi.as_view(), name="challenge-accept"),
     path("challenges/<int:pk>/decline/", views.ChallengeDeclineApi.as_view(), name="challenge-decline"),
     path("challenges/<int:pk>/cancel/", views.ChallengeCancelApi.as_view(), name="challenge-cancel"),
+    path("pairing/", views.PairingApi.as_view(), name="pairing"),
     path("analyse/", views.AnalyseApi.as_view(), name="analyse"),
     path("users/<str:username>/stats/", statistics.PlayerStatsApi.as_view(), name="user-stats"),
     path("leaderboard/", statistics.LeaderboardApi.as_view(), name="leaderboard"),

@@ -9,6 +9,7 @@ the game is decided here.
 from __future__ import annotations
 
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
@@ -19,12 +20,20 @@ from rest_framework.views import APIView
 from games import engine
 from games.accounts import services as accounts_services
 from games.api import serializers as s
-from games.api.schema import THROTTLED_OR_LOCKED_OUT, answers, answers_to_a_challenge_action, operation
+from games.api.schema import (
+    PAIRING_REFUSED,
+    THROTTLED_OR_LOCKED_OUT,
+    answers,
+    answers_to_a_challenge_action,
+    operation,
+)
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.errors import GameNotFinished
 from games.learn import reviews as learn_reviews
+from games.lobby import pairing_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
+from games.lobby.models import PairingRequest
 from games.play import selectors, services
 from games.play.players import Player
 
@@ -263,6 +272,7 @@ class ChallengesApi(APIView):
             kind=data["kind"],
             variant=data["variant"],
             side=data["side"],
+            time_control=data["time_control"],
             move_time_limit=data["move_time_limit"],
             opponent_username=data["opponent"],
         )
@@ -319,6 +329,72 @@ class ChallengeCancelApi(APIView):
     )
     def post(self, request, pk: int):
         return _challenge(lobby_services.challenge_cancel(user=request.user, challenge_id=pk), request)
+
+
+# --------------------------------------------------------------------------
+# Quick pairing.
+
+
+def _pairing(pairing, request, code=status.HTTP_200_OK) -> Response:
+    context = {"request": request, "now": timezone.now()}
+    return Response(s.PairingSerializer(pairing, context=context).data, status=code)
+
+
+class PairingApi(APIView):
+    """/api/pairing/: ask for a quick game (POST), see how it stands (GET), stop waiting (DELETE)."""
+
+    @operation(
+        operation_id="pairing_create",
+        tags=["pairing"],
+        request=s.PairingInputSerializer,
+        responses=answers({201: s.PairingSerializer, 200: s.PairingSerializer}, 400, 401, body=True)
+        | {409: PAIRING_REFUSED},
+        description="Ask for a game on `board` at `time_control` with the next player who asks for the same, "
+        f"of about your rating: within ±{pairing_services.FIRST_RANGE} at first, "
+        f"{pairing_services.RANGE_STEP} more every {pairing_services.RANGE_EVERY} s waited, any rating after "
+        f"{pairing_services.ANY_RATING_AFTER} s (both players' ranges must allow it). `status` is `matched` with "
+        "the `game` when someone was waiting who fits (201), else `waiting` (201). Asking again for the same "
+        "while waiting keeps your request and checks in (200): poll this way every few seconds, or a request "
+        f"nobody checks in on for {int(pairing_services.STALE_AFTER.total_seconds() // 60)} minutes expires. "
+        "Asking for something else while waiting is a 409 `already_waiting`: cancel first.",
+    )
+    def post(self, request):
+        data = _input(s.PairingInputSerializer, request.data)
+        before = lobby_selectors.pairing_waiting(request.user)
+        pairing = pairing_services.pairing_request(
+            player=request.user, variant=data["board"], time_control=data["time_control"]
+        )
+        kept = before is not None and before.pk == pairing.pk
+        return _pairing(pairing, request, status.HTTP_200_OK if kept else status.HTTP_201_CREATED)
+
+    @operation(
+        operation_id="pairing_retrieve",
+        tags=["pairing"],
+        responses=answers({200: s.PairingSerializer}, 401, 404),
+        description="Your latest request, whatever became of it: `waiting`, `matched` (with the `game`), "
+        "`cancelled` or `expired`. Reading it does not check in (POST again does). A 404 when you never asked.",
+    )
+    def get(self, request):
+        pairing = lobby_selectors.pairing_latest(request.user)
+        if pairing is None:
+            raise exceptions.NotFound("You have not asked for a quick game.")
+        return _pairing(pairing, request)
+
+    @operation(
+        operation_id="pairing_cancel",
+        tags=["pairing"],
+        request=None,
+        responses=answers({200: s.PairingSerializer}, 401, 404) | {409: PAIRING_REFUSED},
+        description="Stop waiting: your latest request is `cancelled` and nobody is paired with it. "
+        "A 409 `already_paired` (with the `game`) when someone was paired with you first, "
+        "`not_waiting` when it was cancelled or expired already; a 404 when you never asked.",
+    )
+    def delete(self, request):
+        try:
+            pairing = pairing_services.pairing_cancel(player=request.user)
+        except PairingRequest.DoesNotExist:
+            raise exceptions.NotFound("You have not asked for a quick game.") from None
+        return _pairing(pairing, request)
 
 
 # --------------------------------------------------------------------------

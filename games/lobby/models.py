@@ -108,3 +108,83 @@ class Challenge(models.Model):
     @property
     def time_limit_label(self) -> str:
         return self.time_control.label
+
+
+# -- quick pairing -------------------------------------------------------------------------
+# A player asks for a board and a time control and is paired with the next
+# person who asked for the same (games.lobby.pairing_services).
+
+
+class PairingStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting"
+    MATCHED = "matched", "Matched"
+    CANCELLED = "cancelled", "Cancelled"
+    EXPIRED = "expired", "Expired"
+
+
+class PairingPool(models.Model):
+    """Everyone waiting for one board and one time control. Its row is locked
+    while anyone in it is matched, so that two players who ask at the same
+    moment are paired with each other once, on any database."""
+
+    variant = models.CharField(max_length=3, choices=Variant)
+    time_control = models.CharField(max_length=16, help_text='The time control\'s key: "3+2", "1d", "none".')
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["variant", "time_control"], name="pairingpool_once")]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.time_control}"
+
+
+class PairingRequestQuerySet(models.QuerySet):
+    def waiting(self) -> PairingRequestQuerySet:
+        return self.filter(status=PairingStatus.WAITING)
+
+
+class PairingRequest(models.Model):
+    """A player asking for a game on one board at one time control, with anyone
+    of about their rating, until paired, cancelled or expired."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pairing_requests")
+    pool = models.ForeignKey(PairingPool, on_delete=models.PROTECT, related_name="requests")
+    variant = models.CharField(max_length=3, choices=Variant, default=Variant.THREE)
+    move_time_limit = models.PositiveIntegerField("time per move (s)", null=True, blank=True)
+    clock_initial = models.PositiveIntegerField("clock (s)", null=True, blank=True)
+    clock_increment = models.PositiveIntegerField("increment (s)", default=0)
+    rating = models.IntegerField(help_text="The player's rating when they asked.")
+    status = models.CharField(max_length=9, choices=PairingStatus, default=PairingStatus.WAITING, db_index=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="pairing_requests")
+    created_at = models.DateTimeField(db_index=True)
+    checked_at = models.DateTimeField(help_text="When the waiting player's page last checked in.")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PairingRequestQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One waiting request per player: pressing Play again keeps it.
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(status="waiting"), name="pairingrequest_one_waiting_per_player"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="matched", game__isnull=False) | ~Q(status="matched"),
+                name="pairingrequest_matched_has_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.get_username()} asks for {self.variant} {self.time_control.key} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:quick_wait", args=[self.pk])
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl.of(self)
+
+    def waited_seconds(self, now) -> int:
+        """Whole seconds waited by ``now``, or until paired, cancelled or expired."""
+        until = self.resolved_at or now
+        return max(0, int((until - self.created_at).total_seconds()))

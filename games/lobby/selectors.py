@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus
+from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus, PairingRequest
 from games.play.models import Game
 
 LOBBY_LIMIT = 50
@@ -50,3 +50,20 @@ def challenges_for(user):
     return Challenge.objects.filter(
         Q(kind=ChallengeKind.OPEN, status=ChallengeStatus.OPEN) | Q(challenger=user) | Q(opponent=user)
     ).select_related("challenger", "opponent")
+
+
+def pairing_waiting(user) -> PairingRequest | None:
+    """``user``'s quick-pairing request still waiting for an opponent, or None."""
+    if not user.is_authenticated:
+        return None
+    return PairingRequest.objects.waiting().filter(player=user).first()
+
+
+def pairing_latest(user) -> PairingRequest | None:
+    """``user``'s latest quick-pairing request, whatever became of it, or None."""
+    return PairingRequest.objects.filter(player=user).select_related("game").order_by("-created_at", "-id").first()
+
+
+def pairing_of(user, pk: int) -> PairingRequest:
+    """``user``'s own request ``pk``; raises PairingRequest.DoesNotExist for anyone else's."""
+    return PairingRequest.objects.select_related("game").get(pk=pk, player=user)

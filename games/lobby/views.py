@@ -1,4 +1,4 @@
-"""Playing other people: the lobby, new challenges, and answering them.
+"""Playing other people: the lobby, new challenges, answering them, and quick games.
 
 Like the game page, every action is a plain form POST that redirects, so the
 lobby works without JavaScript by reloading. With JavaScript, lobby.js listens
@@ -14,12 +14,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.errors import GameError, InvalidInput
-from games.lobby import selectors, services
-from games.lobby.forms import ChallengeForm
-from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus
+from games.errors import GameError, InvalidInput, PairingRefused
+from games.lobby import pairing_services, selectors, services
+from games.lobby.forms import ChallengeForm, QuickGameForm
+from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus, PairingRequest, PairingStatus
 from games.play import selectors as play_selectors
 from games.play.models import Game
 from games.play.views import game_action
@@ -50,7 +51,16 @@ def lobby(request):
     context = _lobby_lists(request.user)
     if request.headers.get("X-Partial") == "1":
         return render(request, "games/_lobby_lists.html", context)
-    return render(request, "games/lobby.html", {**context, "form": ChallengeForm()})
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            **context,
+            "form": ChallengeForm(),
+            "quick_form": QuickGameForm(),
+            "pairing_waiting": selectors.pairing_waiting(request.user),
+        },
+    )
 
 
 @login_required
@@ -187,3 +197,101 @@ def rematch_cancel(request, pk: int):
     if _answer_rematch(request, pk, services.challenge_cancel, "Could not cancel"):
         messages.info(request, "Rematch offer withdrawn.")
     return redirect("games:game", pk=pk)
+
+
+# -- quick games: pick a board and a time control, play the next person who does ---------
+# Without JavaScript the waiting page reloads itself every few seconds (a GET,
+# which only reads) and goes to the game once paired. With quick.js it checks in
+# (a POST) every few seconds, which keeps the request alive and pairs it as the
+# rating range widens, and the socket's "paired" takes it to the game at once.
+
+#: Seconds between the waiting page's reloads (without JavaScript) and check-ins (with it).
+WAIT_REFRESH_SECONDS = 4
+
+
+def _is_partial(request) -> bool:
+    return request.headers.get("X-Partial") == "1"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def quick_game(request):
+    """A board, a time control and Play: paired with the next person who asks for
+    the same, or a page to wait on. While you wait, this takes you to that page."""
+    waiting = selectors.pairing_waiting(request.user)
+    if request.method == "GET" and waiting is not None:
+        return redirect(waiting)
+    form = QuickGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            pairing = pairing_services.pairing_request(
+                player=request.user, variant=form.cleaned_data["board"], time_control=form.cleaned_data["time_control"]
+            )
+        except PairingRefused as error:
+            messages.error(request, _sentence(error.message))
+            return redirect(waiting or "games:quick")
+        except GameError as error:
+            form.add_error(None, _sentence(error.message))
+        else:
+            if pairing.status == PairingStatus.MATCHED:
+                messages.success(request, "Paired: your game has started.")
+                return redirect(pairing.game)
+            return redirect(pairing)
+    return render(request, "games/quick.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _wait_context(pairing: PairingRequest) -> dict:
+    now = timezone.now()
+    waited = pairing.waited_seconds(now)
+    allowed = pairing_services.rating_range(waited)
+    return {
+        "pairing": pairing,
+        "waited": waited,
+        "waited_clock": f"{waited // 60}:{waited % 60:02d}",
+        "rating_low": None if allowed is None else pairing.rating - allowed,
+        "rating_high": None if allowed is None else pairing.rating + allowed,
+        "refresh_seconds": WAIT_REFRESH_SECONDS,
+        "stale_minutes": int(pairing_services.STALE_AFTER.total_seconds() // 60),
+        "form": QuickGameForm(initial={"board": pairing.variant, "time_control": pairing.time_control.key}),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def quick_wait(request, pk: int):
+    """Your request as it stands: waiting (how long, for whom), or off to the
+    game once paired. A POST checks in: you are still here, and anyone who now
+    fits is paired with you. With ``X-Partial: 1`` only the panel, for quick.js."""
+    try:
+        if request.method == "POST":
+            pairing = pairing_services.pairing_check_in(player=request.user, request_id=pk)
+        else:
+            pairing = selectors.pairing_of(request.user, pk)
+    except PairingRequest.DoesNotExist:
+        raise Http404("No such request") from None
+    context = _wait_context(pairing)
+    if _is_partial(request):
+        return render(request, "games/_quick_wait.html", context)
+    if pairing.status == PairingStatus.MATCHED:
+        return redirect(pairing.game)
+    if request.method == "POST":
+        return redirect(pairing)
+    return render(request, "games/quick_wait.html", context)
+
+
+@login_required
+@require_POST
+def quick_cancel(request, pk: int):
+    """Stop waiting. Paired already? Then the game is where you go."""
+    try:
+        pairing_services.pairing_cancel(player=request.user, request_id=pk)
+    except PairingRequest.DoesNotExist:
+        raise Http404("No such request") from None
+    except PairingRefused as error:
+        if error.game is not None:
+            messages.info(request, "You were paired before you cancelled: this is your game.")
+            return redirect(error.game)
+        messages.error(request, f"Could not cancel: {error.message}.")
+        return redirect("games:quick_wait", pk=pk)
+    messages.info(request, "You are no longer waiting for a game.")
+    return redirect("games:quick")

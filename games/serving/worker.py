@@ -9,6 +9,8 @@ see docs/operations.md). It:
   move), as soon as its deadline passes, and pushes the result to the players
   and spectators;
 - makes the moves the AI owes (a server stopped while it thought);
+- pairs the players waiting for a quick game whose rating ranges have widened
+  enough meanwhile, and expires the requests nobody's page checks in on;
 - makes new puzzles from the finished games, every hour.
 
 It keeps no state of its own: each pass asks the database which games are
@@ -71,6 +73,14 @@ def _owed_ai_moves() -> None:
         services.game_play_ai_move(game_id=game_id)
 
 
+def _pair_waiting() -> None:
+    from games.lobby import pairing_services
+
+    started = pairing_services.pairing_match_waiting()
+    if started:
+        logger.info("paired %d quick game(s)", started)
+
+
 def _new_puzzles() -> None:
     from games.learn import puzzle_services
 
@@ -83,7 +93,11 @@ def _new_puzzles() -> None:
 
 
 def default_jobs() -> list[Job]:
-    return [Job("owed AI moves", every=60, run=_owed_ai_moves), Job("puzzles", every=3600, run=_new_puzzles)]
+    return [
+        Job("owed AI moves", every=60, run=_owed_ai_moves),
+        Job("pairing", every=2, run=_pair_waiting),
+        Job("puzzles", every=3600, run=_new_puzzles),
+    ]
 
 
 def end_games_out_of_time(now=None) -> int:

@@ -9,7 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.lobby import services as lobby_services
-from games.lobby.models import Challenge
+from games.lobby.models import Challenge, PairingRequest
 from games.play import services
 from games.play.models import Game, Move
 from games.play.players import Player
@@ -84,6 +84,7 @@ def stored() -> dict:
         "games": list(Game.objects.order_by("pk").values()),
         "moves": list(Move.objects.order_by("pk").values("game", "ply", "cell")),
         "challenges": list(Challenge.objects.order_by("pk").values()),
+        "pairing_requests": list(PairingRequest.objects.order_by("pk").values()),
     }
 
 

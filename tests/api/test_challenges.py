@@ -19,6 +19,7 @@ CHALLENGE_KEYS = {
     "opponent",
     "side",
     "move_time_limit",
+    "time_control",
     "token",
     "game",
     "rematch_of",
@@ -41,8 +42,28 @@ def test_an_open_challenge_waits_in_the_lobby(as_alice):
     assert set(challenge) == CHALLENGE_KEYS
     assert (challenge["kind"], challenge["status"], challenge["variant"]) == ("open", "open", "4x4")
     assert (challenge["challenger"], challenge["opponent"], challenge["side"]) == ("alice", None, "O")
-    assert (challenge["move_time_limit"], challenge["game"]) == (60, None)
+    assert (challenge["move_time_limit"], challenge["time_control"], challenge["game"]) == (60, "60s", None)
     assert challenge["token"] == Challenge.objects.get().token
+
+
+@pytest.mark.parametrize(
+    "data, key, fields",
+    [
+        ({"time_control": "3+2"}, "3+2", (180, 2, None)),
+        ({"time_control": "7+4"}, "7+4", (420, 4, None)),  # any clock, not only the presets
+        ({"time_control": "3d"}, "3d", (None, 0, 259200)),
+        ({"time_control": "none"}, "none", (None, 0, None)),
+        ({"time_control": None}, "none", (None, 0, None)),
+        ({}, "none", (None, 0, None)),
+        ({"move_time_limit": 86400}, "1d", (None, 0, 86400)),  # the older way, for old clients
+    ],
+)
+def test_a_challenge_is_made_at_the_time_control_asked_for(as_alice, data, key, fields):
+    response = as_alice.post("/api/challenges/", {"kind": "open", **data})
+    assert response.status_code == 201, response.json()
+    assert response.json()["time_control"] == key
+    challenge = Challenge.objects.get()
+    assert (challenge.clock_initial, challenge.clock_increment, challenge.move_time_limit) == fields
 
 
 def test_a_direct_challenge_names_its_opponent(as_alice, bob):
@@ -67,6 +88,11 @@ def test_an_invite_link_gives_its_token_to_the_challenger_only(as_alice, as_bob,
         ({"kind": "direct", "opponent": "nobody"}, 400, "unknown_player", None),
         ({"kind": "direct", "opponent": "alice"}, 400, "self_challenge", None),
         ({"kind": "open", "move_time_limit": 45}, 400, "invalid", "move_time_limit"),
+        ({"time_control": "blitz"}, 400, "invalid_time_control", None),
+        ({"time_control": "3+99"}, 400, "invalid_time_control", None),
+        ({"time_control": "2d"}, 400, "invalid_time_control", None),
+        ({"time_control": 3}, 400, "invalid", "time_control"),
+        ({"time_control": "3+2", "move_time_limit": 60}, 400, "invalid_time_control", None),  # not both
         ({"kind": "public"}, 400, "invalid", "kind"),
         ({"variant": "7x7"}, 400, "invalid", "variant"),
         ({"side": "random!"}, 400, "invalid", "side"),

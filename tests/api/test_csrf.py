@@ -81,6 +81,7 @@ PAST_THE_CHECK = {
     "/api/challenges/999999/decline/": (404, "not_found"),
     "/api/challenges/999999/cancel/": (404, "not_found"),
     "/api/analyse/": (400, "invalid"),
+    "/api/pairing/": (400, "invalid"),  # no board or time control
     "/api/puzzles/999999/attempt/": (400, "invalid"),  # no moves sent, checked before the puzzle is looked up
 }
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pytest
 from rest_framework.test import APIClient
 
-from games.lobby import services
+from games.lobby import pairing_services, services
 from tests.api.conftest import assert_error, stored
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +49,9 @@ ENDPOINTS = [
     Endpoint("accept_by_token", "post", "/api/challenges/accept/", {"token": "{token}"}),
     Endpoint("decline", "post", "/api/challenges/{challenge}/decline/"),
     Endpoint("cancel", "post", "/api/challenges/{challenge}/cancel/"),
+    Endpoint("pairing_create", "post", "/api/pairing/", {"board": "5x5", "time_control": "1+0"}),
+    Endpoint("pairing", "get", "/api/pairing/"),
+    Endpoint("pairing_cancel", "delete", "/api/pairing/"),
     # Statistics are public, like the player pages and the leaderboard.
     Endpoint("user_stats", "get", "/api/users/bob/stats/", public=True),
     Endpoint("leaderboard", "get", "/api/leaderboard/", public=True),
@@ -59,8 +62,10 @@ PRIVATE = [e for e in ENDPOINTS if not e.public]
 
 @pytest.fixture
 def world(alice, bob, human_game):
-    """Alice (X, to move) against Bob, and Alice's direct challenge to Bob."""
+    """Alice (X, to move) against Bob, Alice's direct challenge to Bob, and
+    Alice waiting for a quick 3x3 game."""
     challenge = services.challenge_create(challenger=alice, kind="direct", opponent_username="bob")
+    pairing_services.pairing_request(player=alice, variant="3x3", time_control="3+2")
     return {"game": human_game, "challenge": challenge}
 
 
@@ -126,6 +131,9 @@ NON_PLAYER = {
     "cancel": (403, "not_a_player"),
     "user_stats": (200, None),  # anyone's figures, as on their page
     "leaderboard": (200, None),
+    "pairing_create": (201, None),  # her own request, on another board than alice's
+    "pairing": (404, "not_found"),  # alice's request is not hers to see
+    "pairing_cancel": (404, "not_found"),  # nor to cancel
 }
 
 

@@ -57,7 +57,7 @@ def test_the_schema_is_generated_without_warnings(tmp_path):
 
 def test_every_operation_documents_its_answers_and_errors(schema):
     operations = list(_operations(schema))
-    assert len(operations) == 18 + 4 + 4  # + the puzzles' four, + the chat's four
+    assert len(operations) == 18 + 4 + 4 + 3  # + the puzzles' four, the chat's four, quick pairing's three
     for path, method, operation in operations:
         responses = operation["responses"]
         where = f"{method.upper()} {path}"
@@ -185,6 +185,7 @@ SEMANTIC_REFUSALS = {
         ("invalid", ("opponent",)),  # a direct challenge names its opponent
         ("unknown_player", None),
         ("self_challenge", None),
+        ("invalid_time_control", None),  # a key out of range ("3+99", "2d"), or with move_time_limit too
     },
 }
 

@@ -146,6 +146,9 @@ PAST_THE_CHECK = {
     "rematch": 404,
     "lobby": 405,
     "challenge_new": 400,  # no terms given
+    "quick": 400,  # no board or time control chosen
+    "quick_wait": 404,  # checking in on a stand-in request
+    "quick_cancel": 404,
     "challenge_accept": 404,
     "challenge_decline": 404,
     "challenge_cancel": 404,

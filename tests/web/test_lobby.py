@@ -69,7 +69,7 @@ def test_the_lobby_needs_sign_in_and_is_in_the_nav(client, user):
 
 
 def test_the_lobby_lists_challenges_by_who_may_answer_them(client, user, bob, carol):
-    from_bob = services.challenge_create(challenger=bob, kind="open", variant="4x4", side="X", move_time_limit=60)
+    from_bob = services.challenge_create(challenger=bob, kind="open", variant="4x4", side="X", time_control="3+2")
     to_alice = services.challenge_create(challenger=carol, kind="direct", opponent_username="alice")
     to_bob = services.challenge_create(challenger=carol, kind="direct", opponent_username="bob")
     link = services.challenge_create(challenger=user, kind="link")
@@ -84,7 +84,8 @@ def test_the_lobby_lists_challenges_by_who_may_answer_them(client, user, bob, ca
     assert "Challenges for you carol challenges you" in text
     assert reverse("games:challenge_decline", args=[to_alice.pk]) in html
     # Bob's open challenge: the terms from alice's side, and an Accept button.
-    assert re.search(r"bob 4×4, four in a row · you play O · 1 minute per move · just now Accept", text)
+    assert re.search(r"bob 4×4, four in a row · you play O · 3\+2 · just now Accept", text)
+    assert 'title="3+2 (3 minutes + 2 s a move)"' in html  # the time control in full, on hover
     assert reverse("games:challenge_accept", args=[from_bob.pk]) in html
     # Alice's own challenges are hers to cancel, the invite link in full to copy.
     assert "In the lobby, waiting for anyone" in text and "Invite link" in text
@@ -94,7 +95,7 @@ def test_the_lobby_lists_challenges_by_who_may_answer_them(client, user, bob, ca
     # Someone else's direct challenge is nobody else's business.
     assert to_bob.get_absolute_url() not in html and reverse("games:challenge_accept", args=[to_bob.pk]) not in html
     # The game between bob and carol, to watch.
-    assert "X bob vs O carol 3×3, three in a row · 1 move Watch" in text
+    assert "X bob vs O carol 3×3, three in a row · no time limit · 1 move Watch" in text
     assert game.get_absolute_url() in html
 
 
@@ -132,31 +133,34 @@ def test_the_lobby_takes_as_many_queries_for_many_challenges_and_games(client, u
 
 
 def _post_challenge(client, **fields):
-    data = {"variant": "3x3", "side": "X", "kind": "open", "opponent_username": "", "move_time_limit": "", **fields}
+    data = {"variant": "3x3", "side": "X", "kind": "open", "opponent_username": "", "time_control": "none", **fields}
     return client.post(reverse("games:challenge_new"), data)
 
 
 def test_an_open_challenge_from_the_form_waits_in_the_lobby(client, user, bob):
-    response = _post_challenge(_client(client, user), variant="5x5", side="O", move_time_limit="300")
+    response = _post_challenge(_client(client, user), variant="5x5", side="O", time_control="5+3")
     assert response.status_code == 302 and response["Location"] == reverse("games:lobby")
     challenge = Challenge.objects.get()
-    assert (challenge.kind, challenge.variant, challenge.challenger_side, challenge.move_time_limit) == (
+    assert (challenge.kind, challenge.variant, challenge.challenger_side, challenge.time_control.key) == (
         "open",
         "5x5",
         "O",
-        300,
+        "5+3",
     )
+    assert (challenge.clock_initial, challenge.clock_increment, challenge.move_time_limit) == (300, 3, None)
     assert "Your challenge is in the lobby" in _messages(client.get(reverse("games:lobby")))
     # Bob sees alice's challenge from his side: he would play X.
     bobs_lobby = _text(_as(bob).get(reverse("games:lobby")))
-    assert "alice 5×5, four in a row · you play X · 5 minutes per move · just now Accept" in bobs_lobby
+    assert "alice 5×5, four in a row · you play X · 5+3 · just now Accept" in bobs_lobby
 
 
 def test_a_challenge_to_a_named_player_reaches_only_them(client, user, bob, carol):
-    response = _post_challenge(_client(client, user), kind="direct", opponent_username=" bob ", move_time_limit="86400")
+    response = _post_challenge(_client(client, user), kind="direct", opponent_username=" bob ", time_control="1d")
     assert response.status_code == 302
     assert "Challenge sent to bob." in _messages(client.get(reverse("games:lobby")))
-    assert "alice challenges you" in _text(_as(bob).get(reverse("games:lobby")))
+    assert "alice challenges you 3×3, three in a row · you play O · 1 day per move" in _text(
+        _as(bob).get(reverse("games:lobby"))
+    )
     assert "alice" not in _text(_as(carol).get(reverse("games:lobby"))).replace("carol", "")
 
 
@@ -168,6 +172,11 @@ def test_an_invite_link_challenge_shows_its_link_to_copy(client, user):
     assert f'value="http://testserver/challenges/{challenge.token}/"' in page.content.decode()
     assert "Send this link to the person you want to play" in _text(page)
     assert "Cancel the challenge" in _text(page)
+    # A read-only field to select by hand, and a button copy.js brings in to copy it.
+    html = page.content.decode()
+    assert re.search(r'<input id="invite-link" type="text" readonly value="[^"]+" data-copy>', html)
+    assert 'data-copy-button aria-controls="invite-link">Copy link</button>' in html
+    assert "games/copy.js" in html
 
 
 @pytest.mark.parametrize(
@@ -177,7 +186,7 @@ def test_an_invite_link_challenge_shows_its_link_to_copy(client, user):
         ({"kind": "direct", "opponent_username": "alice"}, "You cannot challenge yourself."),
         ({"kind": "direct", "opponent_username": ""}, "Enter the username of the player you want to challenge."),
         ({"variant": "9x9"}, "Select a valid choice. 9x9 is not one of the available choices."),
-        ({"move_time_limit": "7"}, "Select a valid choice. 7 is not one of the available choices."),
+        ({"time_control": "7"}, "Select a valid choice. 7 is not one of the available choices."),
     ],
 )
 def test_a_bad_challenge_is_shown_on_the_form_and_nothing_is_stored(client, user, fields, field_error):
@@ -192,9 +201,55 @@ def test_a_bad_challenge_is_shown_on_the_form_and_nothing_is_stored(client, user
     assert Challenge.objects.count() == 0
 
 
+def test_the_form_offers_the_time_controls_and_a_custom_clock(client, user):
+    html = _client(client, user).get(reverse("games:challenge_new")).content.decode()
+    offered = re.findall(r'name="time_control" value="([^"]+)"', html)
+    assert offered == ["1+0", "3+2", "5+3", "10+5", "1d", "3d", "7d", "none", "custom"]
+    assert re.search(r'name="time_control" value="none"[^>]*checked', html)  # no limit unless asked
+    assert "<span>3+2</span>" in html and "<span>7 days a move</span>" in html
+    assert "3+2 is 3 minutes each for the whole game, and 2 seconds more after each move." in html
+    assert 'name="clock_minutes"' in html and 'name="clock_increment"' in html
+
+
+def test_a_custom_clock_makes_a_challenge_at_that_time_control(client, user, bob):
+    response = _post_challenge(_client(client, user), time_control="custom", clock_minutes="7", clock_increment="4")
+    assert response.status_code == 302
+    challenge = Challenge.objects.get()
+    assert (challenge.clock_initial, challenge.clock_increment, challenge.time_control.key) == (420, 4, "7+4")
+    assert "alice 3×3, three in a row · you play O · 7+4" in _text(_as(bob).get(reverse("games:lobby")))
+    # An increment left empty is none.
+    _post_challenge(client, time_control="custom", clock_minutes="2", clock_increment="")
+    assert Challenge.objects.latest("pk").time_control.key == "2+0"
+
+
+@pytest.mark.parametrize(
+    "fields, field, error",
+    [
+        ({"clock_minutes": ""}, "clock_minutes", "Enter the minutes on each clock for a custom clock."),
+        ({"clock_minutes": "0"}, "clock_minutes", "Ensure this value is greater than or equal to 1."),
+        ({"clock_minutes": "181"}, "clock_minutes", "Ensure this value is less than or equal to 180."),
+        ({"clock_minutes": "3", "clock_increment": "61"}, "clock_increment", "less than or equal to 60."),
+    ],
+)
+def test_a_bad_custom_clock_is_shown_on_the_form_and_nothing_is_stored(client, user, fields, field, error):
+    response = _post_challenge(_client(client, user), time_control="custom", **fields)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert error in html
+    invalid = re.findall(r'<(?:input|select)[^>]*\bname="(\w+)"[^>]*aria-invalid="true"', html)
+    assert invalid == [field]
+    assert not Challenge.objects.exists()
+
+
+def test_a_challenge_without_a_time_control_has_no_limit(client, user):
+    data = {"variant": "3x3", "side": "X", "kind": "open"}  # an old form, or a client that leaves it out
+    assert _client(client, user).post(reverse("games:challenge_new"), data).status_code == 302
+    assert Challenge.objects.get().time_control.kind == "none"
+
+
 def test_the_username_error_sits_next_to_the_username_field(client, user):
     html = _post_challenge(_client(client, user), kind="direct", opponent_username="nobody").content.decode()
-    field = html[html.index('class="challenge-form__opponent"') : html.index("Time per move")]
+    field = html[html.index('class="challenge-form__opponent"') : html.index("Time control")]
     assert "no player called" in field and 'aria-invalid="true"' in field
 
 
