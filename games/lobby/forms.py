@@ -42,6 +42,11 @@ class ChallengeForm(forms.Form):
         initial="",
         widget=forms.RadioSelect,
     )
+    takebacks_allowed = forms.BooleanField(
+        label="Allow takebacks",
+        required=False,
+        help_text="Either of you may then ask to take back a move the other has not answered yet.",
+    )
 
     def clean(self):
         data = super().clean()

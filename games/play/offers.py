@@ -154,17 +154,27 @@ def game_take_back_against_ai(*, game_id: int, player: Player) -> Game:
 
 
 def _take_back_against_ai(game: Game, side: str) -> None:
-    your_turn = engine.side_to_move(game.move_count) == side
-    count = 2 if your_turn else 1  # your move and the AI's reply, or your move whose reply is owed
-    if game.move_count < count:
+    count = _moves_to_take_back_against_ai(game, side)
+    if not count:
         raise MoveRefused("you have made no move to take back", code="nothing_to_take_back", game=game)
     _take_back(game, count, side)
 
 
+def _moves_to_take_back_against_ai(game: Game, side: str) -> int:
+    """How many moves taking back ``side``'s last move against the AI removes:
+    2 (it and the AI's reply), 1 (the AI's reply is owed), or 0 (none made)."""
+    count = 2 if engine.side_to_move(game.move_count) == side else 1
+    return count if game.move_count >= count else 0
+
+
+def _made_the_last_move(game: Game, side: str) -> bool:
+    return game.move_count > 0 and engine.side_to_move(game.move_count - 1) == side
+
+
 def _require_last_move_of(game: Game, side: str) -> None:
     """Refused unless ``side`` made the last move of a locked game."""
-    if game.move_count == 0 or engine.side_to_move(game.move_count - 1) != side:
-        if game.move_count <= (0 if side == "X" else 1):
+    if not _made_the_last_move(game, side):
+        if not clocks.has_moved(game.move_count, side):
             raise MoveRefused("you have made no move to take back", code="nothing_to_take_back", game=game)
         raise MoveRefused(
             "your opponent has answered your last move: only a move not answered yet can be taken back",
@@ -216,6 +226,32 @@ def _take_back(game: Game, count: int, side: str) -> None:
 
 def _clock_field(side: str) -> str:
     return "x_clock_ms" if side == "X" else "o_clock_ms"
+
+
+# -- what a player may do now, for the pages ----------------------------------------------
+
+
+def offers_for(game: Game, side: str | None) -> dict:
+    """What ``side`` may do about offers in ``game`` as it stands (for the game
+    page: the same rules as the services above); empty for a spectator or a
+    game over. ``takeback_asks``: a takeback is asked for (between people),
+    not made at once (against the AI)."""
+    if side is None or not game.is_in_progress:
+        return {}
+    other = engine.other_side(side)
+    if game.ai_side:
+        may_take_back = bool(_moves_to_take_back_against_ai(game, side))
+    else:
+        may_take_back = game.takebacks_allowed and _made_the_last_move(game, side) and not game.takeback_offer
+    return {
+        "can_offer_draw": not game.ai_side and not game.draw_offer,
+        "draw_offer_by_you": game.draw_offer == side,
+        "draw_offer_to_you": game.draw_offer == other,
+        "can_take_back": may_take_back,
+        "takeback_asks": not game.ai_side,
+        "takeback_by_you": game.takeback_offer == side,
+        "takeback_to_you": game.takeback_offer == other,
+    }
 
 
 # -- what every action shares ------------------------------------------------------------
