@@ -17,6 +17,7 @@ from games.api.fields import (
     OptionalChoiceField,
     PositionField,
     StringField,
+    TrueOrFalseField,
     WholeNumberChoiceField,
     WholeNumberField,
 )
@@ -108,6 +109,11 @@ class GameSerializer(serializers.Serializer):
     turn_deadline = serializers.DateTimeField(
         allow_null=True, help_text="When the player to move runs out of time; null without a limit."
     )
+    draw_offer = OptionalChoiceField(choices=Side.choices, help_text="The side offering a draw; null for none.")
+    takeback_offer = OptionalChoiceField(
+        choices=Side.choices, help_text="The side asking to take its last move back; null for none."
+    )
+    takebacks_allowed = serializers.BooleanField(help_text="Both players agreed to takebacks before the game.")
     rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -210,6 +216,7 @@ class ChallengeSerializer(serializers.Serializer):
         source="challenger_side", choices=ChallengeSide.choices, help_text="The challenger's side."
     )
     move_time_limit = serializers.IntegerField(allow_null=True, help_text="Seconds per move; null: no limit.")
+    takebacks_allowed = serializers.BooleanField(help_text="Accepting it agrees to takebacks.")
     token = serializers.SerializerMethodField(
         help_text="The invite's secret (POST /api/challenges/accept/): shown to the challenger only."
     )
@@ -240,6 +247,9 @@ class ChallengeCreateInputSerializer(serializers.Serializer):
     )
     opponent = StringField(
         required=False, allow_blank=True, default="", help_text="The username to challenge, for a direct challenge."
+    )
+    takebacks_allowed = TrueOrFalseField(
+        default=False, help_text="Allow takebacks: whoever accepts agrees to them too."
     )
 
     def validate(self, attrs):

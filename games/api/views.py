@@ -265,6 +265,7 @@ class ChallengesApi(APIView):
             side=data["side"],
             move_time_limit=data["move_time_limit"],
             opponent_username=data["opponent"],
+            takebacks_allowed=data["takebacks_allowed"],
         )
         return _challenge(challenge, request, status.HTTP_201_CREATED)
 

@@ -19,6 +19,7 @@ CHALLENGE_KEYS = {
     "opponent",
     "side",
     "move_time_limit",
+    "takebacks_allowed",
     "token",
     "game",
     "rematch_of",
