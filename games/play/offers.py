@@ -30,7 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.errors import GameError, MoveRefused
+from games.errors import GameError, InvalidInput, MoveRefused
 from games.play import clocks, live
 from games.play.models import Game, Move, Termination
 from games.play.players import Player
@@ -115,7 +115,7 @@ def game_answer_takeback(*, game_id: int, player: Player, accept: bool, ply: obj
     given, is how many moves the answering player saw when the request was
     made: a request answered after the game moved on is refused as stale."""
     with _acting(game_id, player) as (game, side):
-        if ply not in (None, "") and str(ply).strip() != str(game.move_count):
+        if ply not in (None, "") and _whole_number(ply, game) != game.move_count:
             raise MoveRefused(
                 "the game has moved on since that request: the move was already answered",
                 code="takeback_stale",
@@ -224,6 +224,13 @@ def _take_back(game: Game, count: int, side: str) -> None:
     live.publish_game(game, "taken_back", side=side, moves=count)
 
 
+def _whole_number(ply: object, game: Game) -> int:
+    try:
+        return int(str(ply).strip())
+    except ValueError:
+        raise InvalidInput(f"ply {ply!r} is not a whole number", code="invalid_ply", game=game) from None
+
+
 def _clock_field(side: str) -> str:
     return "x_clock_ms" if side == "X" else "o_clock_ms"
 
@@ -276,5 +283,7 @@ def _acting(game_id: int, player: Player):
         raise _refreshed(error) from None
     if flagged:
         raise MoveRefused(
-            "time ran out before this arrived: the game ended on time", code="out_of_time", game=game_detail(game_id)
+            "the player to move had run out of time: the game ended on time",
+            code="out_of_time",
+            game=game_detail(game_id),
         )

@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.devtools.integrity import verify_games
-from games.errors import MoveRefused, NotAPlayer
+from games.errors import GameError, MoveRefused, NotAPlayer
 from games.lobby import services as lobby_services
 from games.play import offers, services
 from games.play.models import Game, Move
@@ -43,7 +43,7 @@ def _stored(game) -> dict:
 def _refused(action, code, game, **kwargs):
     """``action`` is refused with ``code`` and changes nothing stored; the refusal carries the game."""
     before = _stored(game)
-    with pytest.raises((MoveRefused, NotAPlayer)) as refusal:
+    with pytest.raises(GameError) as refusal:
         action(game_id=game.pk, **kwargs)
     assert refusal.value.code == code, refusal.value.message
     assert refusal.value.game is not None and refusal.value.game.pk == game.pk
@@ -233,6 +233,7 @@ def test_a_request_lapses_when_the_opponent_moves_and_a_late_accept_is_refused(u
     refusal = _refused(offers.game_answer_takeback, "takeback_stale", game, player=Player(user=bob), accept=True, ply=1)
     assert "already answered" in refusal.message
     _refused(offers.game_answer_takeback, "no_takeback_request", game, player=Player(user=bob), accept=True)
+    _refused(offers.game_answer_takeback, "invalid_ply", game, player=Player(user=bob), accept=True, ply="one")
     # A later request is a new one, and a page that saw the old one cannot accept it.
     _move(game, user, 8)
     game = offers.game_request_takeback(game_id=game.pk, player=Player(user=user))
