@@ -29,6 +29,13 @@ urlpatterns = [
     path("games/<int:pk>/ai-move/", play.ai_move, name="ai_move"),
     path("games/<int:pk>/resign/", play.resign, name="resign"),
     path("games/<int:pk>/rematch/", play.rematch, name="rematch"),
+    # Draw offers and takebacks (games/play/offers.py).
+    path("games/<int:pk>/draw/", play.draw_offer, name="draw_offer"),
+    path("games/<int:pk>/draw/accept/", play.draw_accept, name="draw_accept"),
+    path("games/<int:pk>/draw/decline/", play.draw_decline, name="draw_decline"),
+    path("games/<int:pk>/takeback/", play.takeback, name="takeback"),
+    path("games/<int:pk>/takeback/accept/", play.takeback_accept, name="takeback_accept"),
+    path("games/<int:pk>/takeback/decline/", play.takeback_decline, name="takeback_decline"),
     # Games between people.
     path("lobby/", lobby.lobby, name="lobby"),
     path("challenges/new/", lobby.challenge_new, name="challenge_new"),

@@ -1,5 +1,6 @@
 """Input fields stricter than DRF's own: JSON integers that are not strings or
-booleans, strings without NUL characters, positions of a known size."""
+booleans, booleans that are not numbers or strings, strings without NUL
+characters, positions of a known size."""
 
 from __future__ import annotations
 
@@ -33,6 +34,15 @@ class StringField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class TrueOrFalseField(serializers.BooleanField):
+    """A JSON boolean: not 0, 1, "yes" or "true" as DRF would also take."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
 
 
 class WholeNumberChoiceField(serializers.ChoiceField):

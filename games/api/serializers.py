@@ -17,6 +17,7 @@ from games.api.fields import (
     OptionalChoiceField,
     PositionField,
     StringField,
+    TrueOrFalseField,
     WholeNumberChoiceField,
     WholeNumberField,
 )
@@ -135,6 +136,11 @@ class GameSerializer(serializers.Serializer):
     turn_deadline = serializers.DateTimeField(
         source="deadline", allow_null=True, help_text="When the player to move runs out of time (`clock.deadline`)."
     )
+    draw_offer = OptionalChoiceField(choices=Side.choices, help_text="The side offering a draw; null for none.")
+    takeback_offer = OptionalChoiceField(
+        choices=Side.choices, help_text="The side asking to take its last move back; null for none."
+    )
+    takebacks_allowed = serializers.BooleanField(help_text="Both players agreed to takebacks before the game.")
     rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -245,6 +251,7 @@ class ChallengeSerializer(serializers.Serializer):
     time_control = serializers.CharField(
         source="time_control.key", help_text='The time control: "3+2" (a clock), "3d" (days per move) or "none".'
     )
+    takebacks_allowed = serializers.BooleanField(help_text="Accepting it agrees to takebacks.")
     token = serializers.SerializerMethodField(
         help_text="The invite's secret (POST /api/challenges/accept/): shown to the challenger only."
     )
@@ -285,6 +292,9 @@ class ChallengeCreateInputSerializer(serializers.Serializer):
     )
     opponent = StringField(
         required=False, allow_blank=True, default="", help_text="The username to challenge, for a direct challenge."
+    )
+    takebacks_allowed = TrueOrFalseField(
+        default=False, help_text="Allow takebacks: whoever accepts agrees to them too."
     )
 
     def validate(self, attrs):

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import chat, puzzles, statistics, views
+from games.api import chat, offers, puzzles, statistics, views
 
 app_name = "api"
 
@@ -16,6 +16,13 @@ urlpatterns = [
     path("games/<int:pk>/review/", views.GameReviewApi.as_view(), name="game-review"),
     path("games/<int:pk>/chat/", chat.GameChatApi.as_view(), name="game-chat"),
     path("games/<int:pk>/chat/mute/", chat.GameChatMuteApi.as_view(), name="game-chat-mute"),
+    # Draw offers and takebacks (games/api/offers.py).
+    path("games/<int:pk>/draw/", offers.DrawOfferApi.as_view(), name="game-draw"),
+    path("games/<int:pk>/draw/accept/", offers.DrawAcceptApi.as_view(), name="game-draw-accept"),
+    path("games/<int:pk>/draw/decline/", offers.DrawDeclineApi.as_view(), name="game-draw-decline"),
+    path("games/<int:pk>/takeback/", offers.TakebackApi.as_view(), name="game-takeback"),
+    path("games/<int:pk>/takeback/accept/", offers.TakebackAcceptApi.as_view(), name="game-takeback-accept"),
+    path("games/<int:pk>/takeback/decline/", offers.TakebackDeclineApi.as_view(), name="game-takeback-decline"),
     path("challenges/", views.ChallengesApi.as_view(), name="challenges"),
     path("challenges/accept/", views.ChallengeAcceptByTokenApi.as_view(), name="challenge-accept-by-token"),
     path("challenges/<int:pk>/accept/", views.ChallengeAcceptApi.as_view(), name="challenge-accept"),

@@ -275,6 +275,7 @@ class ChallengesApi(APIView):
             time_control=data["time_control"],
             move_time_limit=data["move_time_limit"],
             opponent_username=data["opponent"],
+            takebacks_allowed=data["takebacks_allowed"],
         )
         return _challenge(challenge, request, status.HTTP_201_CREATED)
 

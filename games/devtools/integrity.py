@@ -49,6 +49,11 @@ def game_problems(game: Game, moves: list[tuple[int, int]]) -> list[str]:
                 problems.append(f"stored as ended by {game.termination}, but the board had already ended")
             if game.result not in ("x_won", "o_won"):
                 problems.append(f"ended by {game.termination} with result {game.result!r}")
+        elif game.termination == Termination.AGREED:
+            if over_on_board:
+                problems.append("stored as drawn by agreement, but the board had already ended")
+            if game.result != "draw":
+                problems.append(f"drawn by agreement with result {game.result!r}")
         else:
             problems.append(f"finished without a termination ({game.termination!r})")
         if game.finished_at is None:

@@ -59,6 +59,11 @@ class ChallengeForm(forms.Form):
         help_text=TIME_CONTROL_HELP,
         widget=forms.RadioSelect,
     )
+    takebacks_allowed = forms.BooleanField(
+        label="Allow takebacks",
+        required=False,
+        help_text="Either of you may then ask to take back a move the other has not answered yet.",
+    )
     clock_minutes = forms.IntegerField(
         label="Minutes each",
         min_value=1,

@@ -354,7 +354,9 @@ def game_play_ai_move(*, game_id: int) -> Game:
     try:
         with transaction.atomic():
             locked = _locked(game_id)
-            if locked.move_count == ply and locked.status == Status.IN_PROGRESS:
+            # The same moves, not only as many: a takeback and another move
+            # meanwhile leave the count as it was but the position changed.
+            if locked.move_count == ply and locked.status == Status.IN_PROGRESS and _stored_cells(locked) == played:
                 _record_moves(locked, played, board, [cell])
     except IntegrityError:
         pass  # a concurrent request already stored the AI's move for this ply

@@ -23,7 +23,7 @@ from games.errors import GameError
 from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import ChallengeStatus
-from games.play import chat_selectors, selectors, services
+from games.play import chat_selectors, offers, selectors, services
 from games.play.forms import NewGameForm
 from games.play.models import Game
 from games.play.players import current_player
@@ -165,6 +165,8 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "x_name": game.player_name("X"),
         "o_name": game.player_name("O"),
         "clock": game.clock_state(),
+        "offers": offers.offers_for(game, side),
+        "opponent_name": game.opponent_name(side) if side else "",
     }
 
 
@@ -202,8 +204,8 @@ def _between_people(request, game: Game, side: str | None) -> dict:
     }
 
 
-def _render_game(request, game: Game, *, status: int = 200, error: str = "", **options):
-    context = game_context(request, game, error=error, **options)
+def _render_game(request, game: Game, *, status: int = 200, error: str = "", refused: str = "Move refused", **options):
+    context = {**game_context(request, game, error=error, **options), "refused": refused}
     if _is_partial(request):
         return render(request, "games/_game.html", context, status=status)
     if chat_selectors.has_chat(game):
@@ -310,3 +312,74 @@ def abort(request, pk: int):
     if game_action(request, pk, services.game_abort_by_player, "Could not abort"):
         messages.info(request, "The game was aborted.")
     return redirect("games:game", pk=pk)
+
+
+# -- offers: draws and takebacks (games/play/offers.py) -------------------------------
+
+
+def _offer_action(request, pk: int, action, refused: str, done: str = "", **answer):
+    """Make or answer an offer on game ``pk``: back to the game page with a
+    message, or with JavaScript (``X-Partial``) the game panel itself, which
+    shows a refusal in its own words."""
+    try:
+        game = action(game_id=pk, player=current_player(request), **answer)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    except GameError as error:
+        if _is_partial(request):
+            game = error.game or _game_or_404(pk)
+            return _render_game(request, game, status=status_of(error), error=error.message, refused=refused)
+        messages.error(request, f"{refused}: {error.message}.")
+        return redirect("games:game", pk=pk)
+    if _is_partial(request):
+        return _render_game(request, game)
+    if done:
+        messages.info(request, done)
+    return redirect("games:game", pk=pk)
+
+
+@require_POST
+def draw_offer(request, pk: int):
+    """Offer the opponent a draw (accepts theirs, if they offered first)."""
+    return _offer_action(request, pk, offers.game_offer_draw, "No draw offer")
+
+
+@require_POST
+def draw_accept(request, pk: int):
+    return _offer_action(request, pk, offers.game_answer_draw, "Could not accept the draw", accept=True)
+
+
+@require_POST
+def draw_decline(request, pk: int):
+    return _offer_action(request, pk, offers.game_answer_draw, "Could not decline", "Draw declined.", accept=False)
+
+
+@require_POST
+def takeback(request, pk: int):
+    """Ask to take your last move back; against the AI, take it back at once."""
+    return _offer_action(request, pk, offers.game_request_takeback, "No takeback")
+
+
+@require_POST
+def takeback_accept(request, pk: int):
+    """Let the opponent take their last move back (``ply``: the game's ply as the page showed it)."""
+    return _offer_action(
+        request, pk, offers.game_answer_takeback, "No takeback", "Move taken back.", accept=True, ply=_ply(request)
+    )
+
+
+@require_POST
+def takeback_decline(request, pk: int):
+    return _offer_action(
+        request,
+        pk,
+        offers.game_answer_takeback,
+        "Could not decline",
+        "Takeback declined.",
+        accept=False,
+        ply=_ply(request),
+    )
+
+
+def _ply(request) -> str | None:
+    return request.POST.get("ply") or None

@@ -20,6 +20,7 @@ CHALLENGE_KEYS = {
     "side",
     "move_time_limit",
     "time_control",
+    "takebacks_allowed",
     "token",
     "game",
     "rematch_of",

@@ -75,6 +75,12 @@ PAST_THE_CHECK = {
     "/api/games/999999/claim-timeout/": (404, "not_found"),
     "/api/games/999999/chat/": (400, "invalid"),  # no text sent, checked before the game is looked up
     "/api/games/999999/chat/mute/": (404, "not_found"),
+    "/api/games/999999/draw/": (404, "not_found"),
+    "/api/games/999999/draw/accept/": (404, "not_found"),
+    "/api/games/999999/draw/decline/": (404, "not_found"),
+    "/api/games/999999/takeback/": (404, "not_found"),
+    "/api/games/999999/takeback/accept/": (404, "not_found"),  # the ply is optional: the game is looked up
+    "/api/games/999999/takeback/decline/": (404, "not_found"),
     "/api/challenges/": (201, None),
     "/api/challenges/accept/": (400, "invalid"),
     "/api/challenges/999999/accept/": (404, "not_found"),

@@ -316,7 +316,19 @@ def test_why_names_the_winner_when_the_line_is_won():
 
 def test_help_lists_why():
     out = play("--side", "X", "--level", "easy", typed="?\nq\n")
-    assert "h: recommended move   w: why (the line of best play)   ?: help   q: resign and quit" in out
+    assert (
+        "h: recommended move   w: why (the line of best play)   t: take back your last move   ?: help   q: resign and quit"
+        in out
+    )
+
+
+def test_t_takes_back_the_last_move_and_the_ai_s_reply(user):
+    out = play("--user", "alice", "--side", "X", "--level", "easy", "--seed", "1", typed="t\n5\nt\n1\nq\n")
+
+    assert "Nothing taken back: you have made no move to take back." in out
+    assert "You take back your last move and the AI's reply." in out
+    game = only_game()
+    assert game.cells[0] == 6 and game.termination == "resigned"  # 5 was taken back, 1 played instead
 
 
 def test_on_a_clock_the_prompt_shows_the_time_left_as_the_server_counts_it():

@@ -144,6 +144,12 @@ PAST_THE_CHECK = {
     "ai_move": 404,
     "resign": 404,
     "rematch": 404,
+    "draw_offer": 404,
+    "draw_accept": 404,
+    "draw_decline": 404,
+    "takeback": 404,
+    "takeback_accept": 404,
+    "takeback_decline": 404,
     "lobby": 405,
     "challenge_new": 400,  # no terms given
     "quick": 400,  # no board or time control chosen

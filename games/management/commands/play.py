@@ -3,7 +3,8 @@
 Like the classroom programs it grew from: choose X or O, type moves on a
 numpad-like grid ("Bad move" asks again), ask for the recommended move and see
 how long the evaluation took, or ask why (``w``): the line of best play from
-there, move by move, and how it ends. Moves are typed as a numpad digit on 3x3 (7 8 9
+there, move by move, and how it ends; ``t`` takes your last move back, with the
+AI's reply. Moves are typed as a numpad digit on 3x3 (7 8 9
 is the top row, as on a keyboard's numpad) or, on every board, as a row and a
 column counted from 1: ``1 3`` or ``1,3`` is the top right corner of 3x3.
 
@@ -35,7 +36,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games import engine
 from games.errors import GameError
 from games.learn import explain
-from games.play import clocks, services
+from games.play import clocks, offers, services
 from games.play.clocks import TimeControl
 from games.play.models import LEVEL_DESCRIPTIONS, Game, Level, StartMode, Status, Variant, levels_described
 from games.play.players import Player, new_guest_key
@@ -47,6 +48,7 @@ NUMPAD_KEY = {row * 3 + column: digit for digit, (row, column) in NUMPAD.items()
 QUIT = {"q", "quit", "exit", "resign"}
 HINT = {"h", "hint"}
 WHY = {"w", "why"}
+TAKE_BACK = {"t", "takeback", "undo"}
 HELP = {"?", "help"}
 
 
@@ -283,7 +285,10 @@ class Command(BaseCommand):
             how = 'Type a move as a numpad digit (7 8 9 is the top row) or as row and column, e.g. "1 3".'
         else:
             how = f'Type a move as row and column, each from 1 to {size}, e.g. "2 3".'
-        return how + "\nh: recommended move   w: why (the line of best play)   ?: help   q: resign and quit"
+        return (
+            how + "\nh: recommended move   w: why (the line of best play)   t: take back your last move"
+            "   ?: help   q: resign and quit"
+        )
 
     def _time_left(self, game: Game) -> str:
         """ ", 2:58 left" on a clock, as the server counts it; nothing without one."""
@@ -318,6 +323,9 @@ class Command(BaseCommand):
             if answer.lower() in WHY:
                 self._why(game)
                 continue
+            if answer.lower() in TAKE_BACK:
+                game = self._take_back(game, player)
+                continue
             if answer.lower() in HELP:
                 self._say(self._how_to_move(game.size))
                 continue
@@ -348,6 +356,18 @@ class Command(BaseCommand):
                 break
             # The AI's reply came with the move; on 3x3 it is a look-up, not worth timing.
             self._show_ai_move(game, seconds if game.size > 3 else None)
+        return game
+
+    def _take_back(self, game: Game, player: Player) -> Game:
+        """Take back the player's last move and the AI's reply (the AI always agrees)."""
+        before = game.move_count
+        try:
+            game = offers.game_take_back_against_ai(game_id=game.pk, player=player)
+        except GameError as error:
+            self._say(f"Nothing taken back: {error.message}.", self.style.ERROR)
+            return error.game or game
+        self._say("You take back your last move" + (" and the AI's reply." if before - game.move_count == 2 else "."))
+        self._show(game)
         return game
 
     def _hint(self, game: Game) -> None:

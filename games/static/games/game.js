@@ -160,6 +160,20 @@
       .finally(function () { busy = false; live.settle(); });
   }
 
+  // An offer, or an answer to one (data-panel-post): the same POST, answered
+  // with the panel, which says what happened or why it was refused.
+  function postPanel(form) {
+    if (busy) return;
+    busy = true;
+    request(form.action, { method: "POST", body: new FormData(form) })
+      .then(function (html) { swap(html); })
+      .catch(function (error) {
+        if (!error.unavailable) { HTMLFormElement.prototype.submit.call(form); return; }  // the plain form
+        showProblem("The site is not answering just now, so nothing was sent. Try again in a few seconds.");
+      })
+      .finally(function () { busy = false; live.settle(); });
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form.hasAttribute("data-confirm") && !window.confirm(form.getAttribute("data-confirm"))) {
@@ -174,6 +188,9 @@
       var params = new URLSearchParams(new FormData(form));
       var query = params.toString();
       loadPanel(form.action + (query ? "?" + query : ""), false, event.submitter);
+    } else if (form.hasAttribute("data-panel-post")) {
+      event.preventDefault();
+      postPanel(form);
     }
   });
 
@@ -248,7 +265,8 @@
   // opponent's moves still appear. The socket counts as live from its first
   // message: the server accepts a socket to tell it why it closes.
 
-  var FORCE = { resigned: 1, timeout: 1, aborted: 1, rematch_offered: 1, rematch_declined: 1, rematch_cancelled: 1 };
+  var FORCE = { resigned: 1, timeout: 1, aborted: 1, rematch_offered: 1, rematch_declined: 1, rematch_cancelled: 1,
+    draw_offered: 1, draw_declined: 1, draw_agreed: 1, takeback_requested: 1, takeback_declined: 1 };
   var BACKOFF = [1000, 2000, 4000, 8000, 15000];
   var POLL_SECONDS = 5;
   var TITLE_PREFIX = "Your turn \u00b7 ";
