@@ -332,7 +332,7 @@ def test_t_takes_back_the_last_move_and_the_ai_s_reply(user):
 
 
 def test_on_a_clock_the_prompt_shows_the_time_left_as_the_server_counts_it():
-    out = play("--side", "X", "--level", "perfect", "--clock", "3+2", typed="5\n1\n")
+    out = play("--side", "X", "--level", "perfect", "--clock", "3+2", "--seed", "1", typed="5\n1\n")
     prompts = re.findall(r"Your move \(X, (\d:\d\d) left\)", out)
     # A full clock before the first move; after the second, three minutes less
     # the moment it took, plus the two-second increment.
