@@ -14,12 +14,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.fields import StringField
+from games.api.responses import player_of
 from games.api.schema import answers, error, operation
 from games.play import chat_selectors, chat_services, selectors
 from games.play.chat_models import MESSAGE_MAX_LENGTH
 from games.play.chat_services import RATE_LIMIT_MESSAGES, RATE_LIMIT_WINDOW
 from games.play.models import Side
-from games.play.players import Player
 
 # --------------------------------------------------------------------------
 # What goes in and out.
@@ -79,10 +79,6 @@ def _chat(chat, request, code=status.HTTP_200_OK) -> Response:
     return Response(ChatSerializer(chat, context={"request": request}).data, status=code)
 
 
-def _player(request) -> Player:
-    return Player(user=request.user)
-
-
 # --------------------------------------------------------------------------
 # The operations.
 
@@ -99,7 +95,7 @@ class GameChatApi(APIView):
     )
     def get(self, request, pk: int):
         game = selectors.game_detail(pk)
-        return _chat(chat_selectors.game_chat(game, _player(request)), request)
+        return _chat(chat_selectors.game_chat(game, player_of(request)), request)
 
     @operation(
         operation_id="games_chat_create",
@@ -125,7 +121,7 @@ class GameChatApi(APIView):
     def post(self, request, pk: int):
         data = ChatMessageInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        message = chat_services.chat_send(game_id=pk, player=_player(request), text=data.validated_data["text"])
+        message = chat_services.chat_send(game_id=pk, player=player_of(request), text=data.validated_data["text"])
         return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
 
@@ -149,7 +145,7 @@ class GameChatMuteApi(APIView):
         "Answers with the chat as you now see it.",
     )
     def post(self, request, pk: int):
-        return _chat(chat_services.chat_mute_opponent(game_id=pk, player=_player(request)), request)
+        return _chat(chat_services.chat_mute_opponent(game_id=pk, player=player_of(request)), request)
 
     @_mute_operation(
         "games_chat_unmute",
@@ -157,4 +153,4 @@ class GameChatMuteApi(APIView):
         "Answers with the chat as you now see it.",
     )
     def delete(self, request, pk: int):
-        return _chat(chat_services.chat_unmute_opponent(game_id=pk, player=_player(request)), request)
+        return _chat(chat_services.chat_unmute_opponent(game_id=pk, player=player_of(request)), request)

@@ -5,14 +5,13 @@ answering with the game as it now stands; a refusal is a 409 with the game
 from __future__ import annotations
 
 from rest_framework import serializers
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
+from games.api.responses import game_response, player_of
 from games.api.schema import answers, operation
 from games.api.serializers import GameSerializer
 from games.play import offers
-from games.play.players import Player
 
 
 class TakebackAnswerInputSerializer(serializers.Serializer):
@@ -39,14 +38,6 @@ def _answer(operation_id: str, description: str, *, body: bool = False):
     )
 
 
-def _game(game, request) -> Response:
-    return Response(GameSerializer(game, context={"request": request}).data)
-
-
-def _player(request) -> Player:
-    return Player(user=request.user)
-
-
 class DrawOfferApi(APIView):
     @_answer(
         "games_draw_offer",
@@ -55,7 +46,7 @@ class DrawOfferApi(APIView):
         "move. The AI takes no draw offers (`no_draws_with_ai`).",
     )
     def post(self, request, pk: int):
-        return _game(offers.game_offer_draw(game_id=pk, player=_player(request)), request)
+        return game_response(offers.game_offer_draw(game_id=pk, player=player_of(request)), request)
 
 
 class DrawAcceptApi(APIView):
@@ -65,13 +56,13 @@ class DrawAcceptApi(APIView):
         "`no_draw_offer` when none stands (it lapsed when they moved), `own_offer` for your own.",
     )
     def post(self, request, pk: int):
-        return _game(offers.game_answer_draw(game_id=pk, player=_player(request), accept=True), request)
+        return game_response(offers.game_answer_draw(game_id=pk, player=player_of(request), accept=True), request)
 
 
 class DrawDeclineApi(APIView):
     @_answer("games_draw_decline", "Decline your opponent's draw offer; the game goes on.")
     def post(self, request, pk: int):
-        return _game(offers.game_answer_draw(game_id=pk, player=_player(request), accept=False), request)
+        return game_response(offers.game_answer_draw(game_id=pk, player=player_of(request), accept=False), request)
 
 
 class TakebackApi(APIView):
@@ -83,7 +74,7 @@ class TakebackApi(APIView):
         "taken back at once, with the AI's reply: it is your turn again.",
     )
     def post(self, request, pk: int):
-        return _game(offers.game_request_takeback(game_id=pk, player=_player(request)), request)
+        return game_response(offers.game_request_takeback(game_id=pk, player=player_of(request)), request)
 
 
 class TakebackAcceptApi(APIView):
@@ -94,16 +85,16 @@ class TakebackAcceptApi(APIView):
         body=True,
     )
     def post(self, request, pk: int):
-        return _game(
-            offers.game_answer_takeback(game_id=pk, player=_player(request), accept=True, **_ply(request)), request
+        return game_response(
+            offers.game_answer_takeback(game_id=pk, player=player_of(request), accept=True, **_ply(request)), request
         )
 
 
 class TakebackDeclineApi(APIView):
     @_answer("games_takeback_decline", "Decline your opponent's takeback request: the move stands.", body=True)
     def post(self, request, pk: int):
-        return _game(
-            offers.game_answer_takeback(game_id=pk, player=_player(request), accept=False, **_ply(request)), request
+        return game_response(
+            offers.game_answer_takeback(game_id=pk, player=player_of(request), accept=False, **_ply(request)), request
         )
 
 

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import chat, offers, puzzles, statistics, views
+from games.api import chat, offers, puzzles, rematch, statistics, views
 
 app_name = "api"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("games/<int:pk>/abort/", views.GameAbortApi.as_view(), name="game-abort"),
     path("games/<int:pk>/claim-timeout/", views.GameClaimTimeoutApi.as_view(), name="game-claim-timeout"),
     path("games/<int:pk>/review/", views.GameReviewApi.as_view(), name="game-review"),
+    path("games/<int:pk>/rematch/", rematch.GameRematchApi.as_view(), name="game-rematch"),
+    path("games/<int:pk>/rematch-offer/", rematch.GameRematchOfferApi.as_view(), name="game-rematch-offer"),
     path("games/<int:pk>/chat/", chat.GameChatApi.as_view(), name="game-chat"),
     path("games/<int:pk>/chat/mute/", chat.GameChatMuteApi.as_view(), name="game-chat-mute"),
     # Draw offers and takebacks (games/api/offers.py).

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from games import engine
 from games.accounts import services as accounts_services
 from games.api import serializers as s
+from games.api.responses import challenge_response, game_response, player_of
 from games.api.schema import (
     PAIRING_REFUSED,
     THROTTLED_OR_LOCKED_OUT,
@@ -35,7 +36,6 @@ from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.models import PairingRequest
 from games.play import selectors, services
-from games.play.players import Player
 
 #: Seconds the engine may think about a position for /api/analyse/. Every
 #: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
@@ -52,18 +52,6 @@ def _input(serializer_class, data, **context):
     serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-def _player(request) -> Player:
-    return Player(user=request.user)
-
-
-def _game(game, request, code=status.HTTP_200_OK) -> Response:
-    return Response(s.GameSerializer(game, context={"request": request}).data, status=code)
-
-
-def _challenge(challenge, request, code=status.HTTP_200_OK) -> Response:
-    return Response(s.ChallengeSerializer(challenge, context={"request": request}).data, status=code)
 
 
 # --------------------------------------------------------------------------
@@ -130,13 +118,13 @@ class GamesApi(APIView):
     def post(self, request):
         data = _input(s.GameCreateInputSerializer, request.data)
         game = services.game_create_against_ai(
-            player=_player(request),
+            player=player_of(request),
             variant=data["variant"],
             side=data["side"],
             level=data["level"],
             start_mode=data["start_mode"],
         )
-        return _game(game, request, status.HTTP_201_CREATED)
+        return game_response(game, request, status.HTTP_201_CREATED)
 
 
 class GameDetailApi(APIView):
@@ -148,7 +136,7 @@ class GameDetailApi(APIView):
     )
     def get(self, request, pk: int):
         game = selectors.game_detail(pk)
-        return _game(game, request)
+        return game_response(game, request)
 
 
 class GameMoveApi(APIView):
@@ -178,8 +166,8 @@ class GameMoveApi(APIView):
     )
     def post(self, request, pk: int):
         data = _input(s.MoveInputSerializer, request.data)
-        result = services.game_play_move(game_id=pk, player=_player(request), cell=data["cell"], ply=data["ply"])
-        return _game(result.game, request, status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK)
+        result = services.game_play_move(game_id=pk, player=player_of(request), cell=data["cell"], ply=data["ply"])
+        return game_response(result.game, request, status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK)
 
 
 def _game_action(operation_id: str, description: str):
@@ -195,13 +183,13 @@ def _game_action(operation_id: str, description: str):
 class GameResignApi(APIView):
     @_game_action("games_resign", "Give up: the other side wins.")
     def post(self, request, pk: int):
-        return _game(services.game_resign(game_id=pk, player=_player(request)), request)
+        return game_response(services.game_resign(game_id=pk, player=player_of(request)), request)
 
 
 class GameAbortApi(APIView):
     @_game_action("games_abort", "Call the game off before its second move: no result, nobody's record changes.")
     def post(self, request, pk: int):
-        return _game(services.game_abort_by_player(game_id=pk, player=_player(request)), request)
+        return game_response(services.game_abort_by_player(game_id=pk, player=player_of(request)), request)
 
 
 class GameClaimTimeoutApi(APIView):
@@ -209,7 +197,7 @@ class GameClaimTimeoutApi(APIView):
         "games_claim_timeout", "Claim the win when the player to move has run out of time (`not_claimable` before)."
     )
     def post(self, request, pk: int):
-        return _game(services.game_claim_timeout(game_id=pk, player=_player(request)), request)
+        return game_response(services.game_claim_timeout(game_id=pk, player=player_of(request)), request)
 
 
 class GameReviewApi(APIView):
@@ -277,7 +265,7 @@ class ChallengesApi(APIView):
             opponent_username=data["opponent"],
             takebacks_allowed=data["takebacks_allowed"],
         )
-        return _challenge(challenge, request, status.HTTP_201_CREATED)
+        return challenge_response(challenge, request, status.HTTP_201_CREATED)
 
 
 class ChallengeAcceptApi(APIView):
@@ -291,7 +279,7 @@ class ChallengeAcceptApi(APIView):
     )
     def post(self, request, pk: int):
         game = lobby_services.challenge_accept(user=request.user, challenge_id=pk)
-        return _game(game, request, status.HTTP_201_CREATED)
+        return game_response(game, request, status.HTTP_201_CREATED)
 
 
 class ChallengeAcceptByTokenApi(APIView):
@@ -305,7 +293,7 @@ class ChallengeAcceptByTokenApi(APIView):
     def post(self, request):
         data = _input(s.ChallengeTokenInputSerializer, request.data)
         game = lobby_services.challenge_accept(user=request.user, token=data["token"])
-        return _game(game, request, status.HTTP_201_CREATED)
+        return game_response(game, request, status.HTTP_201_CREATED)
 
 
 class ChallengeDeclineApi(APIView):
@@ -317,7 +305,7 @@ class ChallengeDeclineApi(APIView):
         description="Say no to a challenge sent to you.",
     )
     def post(self, request, pk: int):
-        return _challenge(lobby_services.challenge_decline(user=request.user, challenge_id=pk), request)
+        return challenge_response(lobby_services.challenge_decline(user=request.user, challenge_id=pk), request)
 
 
 class ChallengeCancelApi(APIView):
@@ -329,7 +317,7 @@ class ChallengeCancelApi(APIView):
         description="Withdraw your challenge before anyone accepts it.",
     )
     def post(self, request, pk: int):
-        return _challenge(lobby_services.challenge_cancel(user=request.user, challenge_id=pk), request)
+        return challenge_response(lobby_services.challenge_cancel(user=request.user, challenge_id=pk), request)
 
 
 # --------------------------------------------------------------------------

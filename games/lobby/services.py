@@ -182,17 +182,19 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
     if side is None:
         raise NotAPlayer("only a player can offer a rematch", game=game_detail(game_id))
     if game.ai_side:
-        raise MoveRefused("against the AI a rematch starts at once", code="ai_rematch")
+        raise MoveRefused("against the AI a rematch starts at once", code="ai_rematch", game=game_detail(game_id))
     if game.status == Status.IN_PROGRESS:
         raise MoveRefused("finish this game first", code="game_in_progress", game=game_detail(game_id))
     opponent = game.player(other_side(side))
     if opponent is None:
-        raise MoveRefused("your opponent's account no longer exists", code="no_opponent")
+        raise MoveRefused("your opponent's account no longer exists", code="no_opponent", game=game_detail(game_id))
     pending = game.rematch_offers.filter(status=ChallengeStatus.OPEN).first()
     if pending is not None:
         if pending.challenger_id == player.user.pk:
             return pending  # offered already: a second click changes nothing
-        raise MoveRefused("your opponent has offered a rematch already: accept it", code="rematch_offered")
+        raise MoveRefused(
+            "your opponent has offered a rematch already: accept it", code="rematch_offered", game=game_detail(game_id)
+        )
     challenge = challenge_create(
         challenger=player.user,
         kind=ChallengeKind.DIRECT,

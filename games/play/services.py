@@ -413,7 +413,11 @@ def game_rematch(*, game_id: int, player: Player) -> Game:
     if side is None:
         raise NotAPlayer("only a player can ask for a rematch", game=game_detail(game_id))
     if not game.ai_side:
-        raise MoveRefused("a rematch between people is offered to the opponent first", code="offer_rematch")
+        raise MoveRefused(
+            "a rematch between people is offered to the opponent first", code="offer_rematch", game=game_detail(game_id)
+        )
+    if game.status == Status.IN_PROGRESS:
+        raise MoveRefused("finish this game first", code="game_in_progress", game=game_detail(game_id))
     return game_create_against_ai(
         player=player,
         variant=game.variant,

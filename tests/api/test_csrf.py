@@ -71,6 +71,8 @@ PAST_THE_CHECK = {
     "/api/games/": (201, None),
     "/api/games/999999/moves/": (400, "invalid"),
     "/api/games/999999/resign/": (404, "not_found"),
+    "/api/games/999999/rematch/": (404, "not_found"),
+    "/api/games/999999/rematch-offer/": (404, "not_found"),
     "/api/games/999999/abort/": (404, "not_found"),
     "/api/games/999999/claim-timeout/": (404, "not_found"),
     "/api/games/999999/chat/": (400, "invalid"),  # no text sent, checked before the game is looked up
