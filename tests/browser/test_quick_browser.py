@@ -4,23 +4,11 @@ meet in one game; a "Copy link" button puts an invite link on the clipboard."""
 
 import re
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from games.lobby.models import Challenge, PairingRequest
 from games.play.models import Game
-
-
-def signed_in(page, server, username):
-    """``page``'s browser context, signed in as a new player called ``username``."""
-    user = get_user_model().objects.create_user(username, password="a-long-browser-passphrase-77")
-    client = Client()
-    client.force_login(user)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": server.url}])
-    return user
+from tests.browser.test_live_browser import signed_in
 
 
 def test_two_people_press_play_and_meet_in_the_same_game_live(asgi_live_server, new_page):

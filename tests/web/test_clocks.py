@@ -7,13 +7,9 @@ from django.urls import reverse
 
 from games.play.models import Game
 from tests.factories import human_game, time_passes
+from tests.web.pages import visible_text
 
 pytestmark = pytest.mark.django_db
-
-
-def _text(response) -> str:
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
 def _faces(response) -> list[tuple[str, str]]:
@@ -30,7 +26,7 @@ def test_a_game_against_the_ai_can_have_a_clock_for_the_person_only(client, user
     )
     game = Game.objects.get()
     assert (game.clock_initial, game.clock_increment) == (180, 2)
-    text = _text(response)
+    text = visible_text(response)
     assert "3+2 (3 minutes + 2 s a move)" in text
     assert "X must make a first move by" in text and "or the game is aborted" in text
     assert _faces(response) == [("X's clock", "3:00"), ("O's clock", "–")]
@@ -48,7 +44,7 @@ def test_a_clock_the_form_does_not_offer_is_a_form_error_and_no_game(client, use
         reverse("games:new"),
         {"variant": "3x3", "side": "X", "level": "easy", "start_mode": "minimax", "time_control": "3d"},
     )
-    assert response.status_code == 400 and "Select a valid choice" in _text(response)
+    assert response.status_code == 400 and "Select a valid choice" in visible_text(response)
     assert not Game.objects.exists()
 
 
@@ -60,4 +56,4 @@ def test_both_players_see_both_clocks_and_whose_is_running(client, user, bob):
     (x_label, x_time), (o_label, o_time) = _faces(page)
     assert (x_label, x_time) == ("X's clock", "5:03")  # X's second move earned the increment
     assert o_label == "O's clock, running" and o_time in ("4:48", "4:47")
-    assert "must move by" not in _text(page)  # a running clock says it all
+    assert "must move by" not in visible_text(page)  # a running clock says it all

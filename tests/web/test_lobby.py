@@ -14,6 +14,7 @@ from games.play import services as play_services
 from games.play.models import Game
 from games.play.players import Player
 from tests.factories import time_passes
+from tests.web.pages import messages_shown, signed_in, visible_text
 
 pytestmark = pytest.mark.django_db
 
@@ -21,24 +22,6 @@ pytestmark = pytest.mark.django_db
 def _client(client, user):
     client.force_login(user)
     return client
-
-
-def _as(user):
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _text(response) -> str:
-    """The page's visible words, tags stripped and spaces squeezed."""
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def _messages(response) -> str:
-    return " ".join(re.findall(r'<li class="message[^"]*">(.*?)</li>', response.content.decode(), flags=re.S))
 
 
 def _marks(response) -> str:
@@ -65,7 +48,7 @@ def test_the_lobby_needs_sign_in_and_is_in_the_nav(client, user):
     assert 'href="/lobby/"' not in client.get(reverse("games:home")).content.decode()
     client.force_login(user)
     assert 'href="/lobby/"' in client.get(reverse("games:home")).content.decode()
-    assert "Nobody is waiting for a game right now" in _text(client.get(reverse("games:lobby")))
+    assert "Nobody is waiting for a game right now" in visible_text(client.get(reverse("games:lobby")))
 
 
 def test_the_lobby_lists_challenges_by_who_may_answer_them(client, user, bob, carol):
@@ -78,7 +61,7 @@ def test_the_lobby_lists_challenges_by_who_may_answer_them(client, user, bob, ca
     play_services.game_play_move(game_id=game.pk, player=Player(user=bob), cell=4, ply=0)
 
     response = _client(client, user).get(reverse("games:lobby"))
-    text = _text(response)
+    text = visible_text(response)
     html = response.content.decode()
     # Challenges for alice: carol's, with Accept and Decline.
     assert "Challenges for you carol challenges you" in text
@@ -148,20 +131,20 @@ def test_an_open_challenge_from_the_form_waits_in_the_lobby(client, user, bob):
         "5+3",
     )
     assert (challenge.clock_initial, challenge.clock_increment, challenge.move_time_limit) == (300, 3, None)
-    assert "Your challenge is in the lobby" in _messages(client.get(reverse("games:lobby")))
+    assert "Your challenge is in the lobby" in messages_shown(client.get(reverse("games:lobby")))
     # Bob sees alice's challenge from his side: he would play X.
-    bobs_lobby = _text(_as(bob).get(reverse("games:lobby")))
+    bobs_lobby = visible_text(signed_in(bob).get(reverse("games:lobby")))
     assert "alice 5×5, four in a row · you play X · 5+3 · just now Accept" in bobs_lobby
 
 
 def test_a_challenge_to_a_named_player_reaches_only_them(client, user, bob, carol):
     response = _post_challenge(_client(client, user), kind="direct", opponent_username=" bob ", time_control="1d")
     assert response.status_code == 302
-    assert "Challenge sent to bob." in _messages(client.get(reverse("games:lobby")))
-    assert "alice challenges you 3×3, three in a row · you play O · 1 day per move" in _text(
-        _as(bob).get(reverse("games:lobby"))
+    assert "Challenge sent to bob." in messages_shown(client.get(reverse("games:lobby")))
+    assert "alice challenges you 3×3, three in a row · you play O · 1 day per move" in visible_text(
+        signed_in(bob).get(reverse("games:lobby"))
     )
-    assert "alice" not in _text(_as(carol).get(reverse("games:lobby"))).replace("carol", "")
+    assert "alice" not in visible_text(signed_in(carol).get(reverse("games:lobby"))).replace("carol", "")
 
 
 def test_an_invite_link_challenge_shows_its_link_to_copy(client, user):
@@ -170,8 +153,8 @@ def test_an_invite_link_challenge_shows_its_link_to_copy(client, user):
     assert response["Location"] == challenge.get_absolute_url()
     page = client.get(challenge.get_absolute_url())
     assert f'value="http://testserver/challenges/{challenge.token}/"' in page.content.decode()
-    assert "Send this link to the person you want to play" in _text(page)
-    assert "Cancel the challenge" in _text(page)
+    assert "Send this link to the person you want to play" in visible_text(page)
+    assert "Cancel the challenge" in visible_text(page)
     # A read-only field to select by hand, and a button copy.js brings in to copy it.
     html = page.content.decode()
     assert re.search(r'<input id="invite-link" type="text" readonly value="[^"]+" data-copy>', html)
@@ -216,7 +199,7 @@ def test_a_custom_clock_makes_a_challenge_at_that_time_control(client, user, bob
     assert response.status_code == 302
     challenge = Challenge.objects.get()
     assert (challenge.clock_initial, challenge.clock_increment, challenge.time_control.key) == (420, 4, "7+4")
-    assert "alice 3×3, three in a row · you play O · 7+4" in _text(_as(bob).get(reverse("games:lobby")))
+    assert "alice 3×3, three in a row · you play O · 7+4" in visible_text(signed_in(bob).get(reverse("games:lobby")))
     # An increment left empty is none.
     _post_challenge(client, time_control="custom", clock_minutes="2", clock_increment="")
     assert Challenge.objects.latest("pk").time_control.key == "2+0"
@@ -268,22 +251,22 @@ def test_accepting_from_the_lobby_starts_the_game_for_both(client, user, bob):
     game = Game.objects.get()
     assert response["Location"] == game.get_absolute_url()
     assert (game.x_player, game.o_player) == (user, bob)
-    assert "Your turn" in _text(client.get(game.get_absolute_url()))
-    assert "Waiting for alice" in _text(_as(bob).get(game.get_absolute_url()))
+    assert "Your turn" in visible_text(client.get(game.get_absolute_url()))
+    assert "Waiting for alice" in visible_text(signed_in(bob).get(game.get_absolute_url()))
 
 
 def test_your_own_challenge_cannot_be_accepted(client, user):
     challenge = services.challenge_create(challenger=user)
     response = _client(client, user).post(reverse("games:challenge_accept", args=[challenge.pk]), follow=True)
-    assert "Could not accept: you cannot accept your own challenge." in _messages(response)
+    assert "Could not accept: you cannot accept your own challenge." in messages_shown(response)
     assert Game.objects.count() == 0
 
 
 def test_a_challenge_is_accepted_once(client, user, bob, carol):
     challenge = services.challenge_create(challenger=bob)
-    _as(carol).post(reverse("games:challenge_accept", args=[challenge.pk]))
+    signed_in(carol).post(reverse("games:challenge_accept", args=[challenge.pk]))
     response = _client(client, user).post(reverse("games:challenge_accept", args=[challenge.pk]), follow=True)
-    assert "Could not accept: this challenge is accepted already." in _messages(response)
+    assert "Could not accept: this challenge is accepted already." in messages_shown(response)
     assert Game.objects.count() == 1 and Game.objects.get().o_player != user and Game.objects.get().x_player != user
 
 
@@ -291,9 +274,9 @@ def test_a_challenge_for_someone_else_cannot_be_accepted_or_declined(client, use
     challenge = services.challenge_create(challenger=bob, kind="direct", opponent_username="carol")
     _client(client, user)
     response = client.post(reverse("games:challenge_accept", args=[challenge.pk]), follow=True)
-    assert "Could not accept: this challenge was sent to someone else." in _messages(response)
+    assert "Could not accept: this challenge was sent to someone else." in messages_shown(response)
     response = client.post(reverse("games:challenge_decline", args=[challenge.pk]), follow=True)
-    assert "Could not decline: only the player a challenge was sent to can decline it." in _messages(response)
+    assert "Could not decline: only the player a challenge was sent to can decline it." in messages_shown(response)
     challenge.refresh_from_db()
     assert challenge.status == "open" and Game.objects.count() == 0
 
@@ -301,28 +284,28 @@ def test_a_challenge_for_someone_else_cannot_be_accepted_or_declined(client, use
 def test_an_invite_link_cannot_be_accepted_by_its_number(client, user, bob):
     challenge = services.challenge_create(challenger=bob, kind="link")
     response = _client(client, user).post(reverse("games:challenge_accept", args=[challenge.pk]), follow=True)
-    assert "accepted through its invite link" in _messages(response)
+    assert "accepted through its invite link" in messages_shown(response)
     assert Game.objects.count() == 0
 
 
 def test_declining_a_challenge_sent_to_you(client, user, bob):
     challenge = services.challenge_create(challenger=bob, kind="direct", opponent_username="alice")
     response = _client(client, user).post(reverse("games:challenge_decline", args=[challenge.pk]), follow=True)
-    assert "Challenge declined." in _messages(response)
-    assert "bob challenges you" not in _text(response)
+    assert "Challenge declined." in messages_shown(response)
+    assert "bob challenges you" not in visible_text(response)
     challenge.refresh_from_db()
     assert challenge.status == "declined"
     again = client.post(reverse("games:challenge_decline", args=[challenge.pk]), follow=True)
-    assert "Could not decline: this challenge is declined already." in _messages(again)
+    assert "Could not decline: this challenge is declined already." in messages_shown(again)
 
 
 def test_only_the_challenger_cancels(client, user, bob):
     challenge = services.challenge_create(challenger=bob)
     response = _client(client, user).post(reverse("games:challenge_cancel", args=[challenge.pk]), follow=True)
-    assert "Could not cancel: only the challenger can cancel a challenge." in _messages(response)
-    response = _as(bob).post(reverse("games:challenge_cancel", args=[challenge.pk]), follow=True)
-    assert "Challenge cancelled." in _messages(response)
-    assert "Nobody is waiting for a game right now" in _text(client.get(reverse("games:lobby")))
+    assert "Could not cancel: only the challenger can cancel a challenge." in messages_shown(response)
+    response = signed_in(bob).post(reverse("games:challenge_cancel", args=[challenge.pk]), follow=True)
+    assert "Challenge cancelled." in messages_shown(response)
+    assert "Nobody is waiting for a game right now" in visible_text(client.get(reverse("games:lobby")))
     challenge.refresh_from_db()
     assert challenge.status == "cancelled"
 
@@ -332,9 +315,9 @@ def test_answering_needs_sign_in_and_a_real_challenge(client, user):
     for name in ("challenge_accept", "challenge_decline", "challenge_cancel"):
         response = client.post(reverse(f"games:{name}", args=[challenge.pk]))
         assert response.status_code == 302 and reverse("login") in response["Location"]
-        missing = _as(user).post(reverse(f"games:{name}", args=[99999]))
+        missing = signed_in(user).post(reverse(f"games:{name}", args=[99999]))
         assert missing.status_code == 404 and "This square is empty" in missing.content.decode()
-        assert _as(user).get(reverse(f"games:{name}", args=[challenge.pk])).status_code == 405
+        assert signed_in(user).get(reverse(f"games:{name}", args=[challenge.pk])).status_code == 405
     challenge.refresh_from_db()
     assert challenge.status == "open"
 
@@ -346,7 +329,7 @@ def test_an_anonymous_visitor_is_asked_to_log_in_or_sign_up_and_comes_back(clien
     challenge = services.challenge_create(challenger=user, kind="link", side="O", move_time_limit=30)
     url = challenge.get_absolute_url()
     response = client.get(url)
-    text = _text(response)
+    text = visible_text(response)
     assert "alice challenges you" in text
     assert "3×3, three in a row" in text and "alice plays O" in text and "30 seconds" in text
     html = response.content.decode()
@@ -361,7 +344,7 @@ def test_an_anonymous_visitor_is_asked_to_log_in_or_sign_up_and_comes_back(clien
         {"username": "newcomer", "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42", "next": url},
     )
     assert response.status_code == 302 and response["Location"] == url
-    assert "Accept and play" in _text(client.get(url))
+    assert "Accept and play" in visible_text(client.get(url))
 
 
 def test_the_signup_page_ignores_a_next_that_leaves_the_site(client):
@@ -380,7 +363,7 @@ def test_the_signup_page_ignores_a_next_that_leaves_the_site(client):
 def test_another_player_accepts_an_invite_link_and_plays(client, user, bob):
     challenge = services.challenge_create(challenger=user, kind="link", side="X")
     _client(client, bob)
-    assert "Accept and play" in _text(client.get(challenge.get_absolute_url()))
+    assert "Accept and play" in visible_text(client.get(challenge.get_absolute_url()))
     response = client.post(challenge.get_absolute_url())
     game = Game.objects.get()
     assert response["Location"] == game.get_absolute_url()
@@ -391,21 +374,21 @@ def test_an_accepted_invite_links_to_the_game(client, user, bob, carol):
     challenge = services.challenge_create(challenger=user, kind="link")
     game = services.challenge_accept(user=bob, token=challenge.token)
     page = _client(client, carol).get(challenge.get_absolute_url())
-    assert "This challenge was accepted by bob." in _text(page)
-    assert f'href="{game.get_absolute_url()}"' in page.content.decode() and "Watch the game" in _text(page)
-    assert "Go to the game" in _text(_as(bob).get(challenge.get_absolute_url()))
+    assert "This challenge was accepted by bob." in visible_text(page)
+    assert f'href="{game.get_absolute_url()}"' in page.content.decode() and "Watch the game" in visible_text(page)
+    assert "Go to the game" in visible_text(signed_in(bob).get(challenge.get_absolute_url()))
     response = client.post(challenge.get_absolute_url(), follow=True)
-    assert "Could not accept: this challenge is accepted already." in _messages(response)
+    assert "Could not accept: this challenge is accepted already." in messages_shown(response)
 
 
 def test_a_cancelled_or_declined_invite_says_so(client, user, bob):
     cancelled = services.challenge_create(challenger=user, kind="link")
     services.challenge_cancel(user=user, challenge_id=cancelled.pk)
-    assert "alice cancelled this challenge." in _text(client.get(cancelled.get_absolute_url()))
+    assert "alice cancelled this challenge." in visible_text(client.get(cancelled.get_absolute_url()))
     declined = services.challenge_create(challenger=user, kind="direct", opponent_username="bob")
     services.challenge_decline(user=bob, challenge_id=declined.pk)
     page = client.get(declined.get_absolute_url())
-    assert "This challenge was declined by bob." in _text(page) and "Accept" not in _text(page)
+    assert "This challenge was declined by bob." in visible_text(page) and "Accept" not in visible_text(page)
 
 
 def test_an_unknown_invite_is_a_404(client):
@@ -421,10 +404,10 @@ def test_players_see_whose_turn_it_is_by_name_and_no_ai_help(client, user, bob):
     game = _game(user, bob)
     page = _client(client, user).get(game.get_absolute_url())
     html = page.content.decode()
-    assert "Your turn" in _text(page)
+    assert "Your turn" in visible_text(page)
     assert 'data-live="1"' in html and f'data-ws-url="/ws/games/{game.pk}/"' in html
-    assert "Hint" not in _text(page) and "AI's thinking" not in _text(page)
-    assert "Waiting for alice X" in _text(_as(bob).get(game.get_absolute_url()))
+    assert "Hint" not in visible_text(page) and "AI's thinking" not in visible_text(page)
+    assert "Waiting for alice X" in visible_text(signed_in(bob).get(game.get_absolute_url()))
 
 
 def test_a_spectator_sees_a_read_only_board_that_follows_the_game(client, user, bob, carol):
@@ -433,9 +416,9 @@ def test_a_spectator_sees_a_read_only_board_that_follows_the_game(client, user, 
     page = _client(client, carol).get(game.get_absolute_url())
     html = page.content.decode()
     assert _marks(page) == "....X...."
-    assert "O to move" in _text(page) and "Your turn" not in _text(page)
+    assert "O to move" in visible_text(page) and "Your turn" not in visible_text(page)
     assert len(re.findall(r'<button type="submit" name="cell"[^>]*\bdisabled\b', html)) == 9
-    assert "Resign" not in _text(page) and "Abort" not in _text(page)
+    assert "Resign" not in visible_text(page) and "Abort" not in visible_text(page)
     assert 'data-live="1"' in html
     refused = client.post(reverse("games:move", args=[game.pk]), {"cell": "0", "ply": "1"}, HTTP_X_PARTIAL="1")
     assert refused.status_code == 403 and _marks(refused) == "....X...."
@@ -445,10 +428,10 @@ def test_anonymous_visitors_see_games_but_must_sign_in_for_live_updates(client, 
     game = _game(user, bob)
     page = client.get(game.get_absolute_url())
     assert page.status_code == 200 and 'data-live="1"' not in page.content.decode()
-    assert "Log in to follow this game live" in _text(page)
+    assert "Log in to follow this game live" in visible_text(page)
     finished = _finished(user, bob)
     page = client.get(finished.get_absolute_url())
-    assert "X won by resignation" in _text(page) and "Log in to follow" not in _text(page)
+    assert "X won by resignation" in visible_text(page) and "Log in to follow" not in visible_text(page)
 
 
 def test_the_deadline_is_shown_and_the_waiting_player_claims_the_win(client, user, bob):
@@ -458,19 +441,19 @@ def test_the_deadline_is_shown_and_the_waiting_player_claims_the_win(client, use
     game.refresh_from_db()
     page = _client(client, user).get(game.get_absolute_url())
     deadline = game.deadline
-    assert f"O must move by {deadline:%H:%M:%S} UTC" in _text(page)
+    assert f"O must move by {deadline:%H:%M:%S} UTC" in visible_text(page)
     assert f'data-deadline="{deadline.isoformat()}"' in page.content.decode()
-    assert "Claim the win" not in _text(page)
+    assert "Claim the win" not in visible_text(page)
     refused = client.post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
-    assert "No win on time: your opponent still has time to move." in _messages(refused)
+    assert "No win on time: your opponent still has time to move." in messages_shown(refused)
 
     time_passes(game, 31)
     page = client.get(game.get_absolute_url())
-    assert "O ran out of time" in _text(page) and "Claim the win" in _text(page)
-    assert "Claim the win" not in _text(_as(bob).get(game.get_absolute_url()))
+    assert "O ran out of time" in visible_text(page) and "Claim the win" in visible_text(page)
+    assert "Claim the win" not in visible_text(signed_in(bob).get(game.get_absolute_url()))
     response = client.post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
-    assert "You won on time." in _messages(response)
-    assert "You won! on time" in _text(response)
+    assert "You won on time." in messages_shown(response)
+    assert "You won! on time" in visible_text(response)
     game.refresh_from_db()
     assert (game.result, game.termination) == ("x_won", "timeout")
 
@@ -478,20 +461,20 @@ def test_the_deadline_is_shown_and_the_waiting_player_claims_the_win(client, use
 def test_a_first_move_never_made_ends_the_game_aborted_and_the_page_says_so(client, user, bob):
     game = _game(user, bob, move_time_limit=30)
     page = _client(client, bob).get(game.get_absolute_url())
-    assert "X must make a first move by" in _text(page) and "or the game is aborted" in _text(page)
+    assert "X must make a first move by" in visible_text(page) and "or the game is aborted" in visible_text(page)
     time_passes(game, 31)
     response = client.post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
-    assert "The game is aborted: your opponent never made a first move." in _messages(response)
-    assert "Game aborted" in _text(response)
+    assert "The game is aborted: your opponent never made a first move." in messages_shown(response)
+    assert "Game aborted" in visible_text(response)
 
 
 def test_only_a_player_to_wait_for_claims(client, user, bob, carol):
     game = _game(user, bob, move_time_limit=30)
     time_passes(game, 5 * 60)
-    response = _as(user).post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
-    assert "No win on time: it is your own turn" in _messages(response)
+    response = signed_in(user).post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
+    assert "No win on time: it is your own turn" in messages_shown(response)
     response = _client(client, carol).post(reverse("games:claim_timeout", args=[game.pk]), follow=True)
-    assert "No win on time: you are not playing in this game." in _messages(response)
+    assert "No win on time: you are not playing in this game." in messages_shown(response)
     assert Game.objects.get(pk=game.pk).status == "in_progress"
     missing = client.post(reverse("games:claim_timeout", args=[99999]))
     assert missing.status_code == 404 and "This square is empty" in missing.content.decode()
@@ -500,51 +483,51 @@ def test_only_a_player_to_wait_for_claims(client, user, bob, carol):
 def test_a_game_can_be_aborted_before_the_second_move_only(client, user, bob):
     game = _game(user, bob)
     _client(client, bob)
-    assert "Abort" in _text(client.get(game.get_absolute_url()))
+    assert "Abort" in visible_text(client.get(game.get_absolute_url()))
     play_services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
     response = client.post(reverse("games:abort", args=[game.pk]), follow=True)
-    assert "The game was aborted." in _messages(response) and "Game aborted" in _text(response)
+    assert "The game was aborted." in messages_shown(response) and "Game aborted" in visible_text(response)
 
     later = _game(user, bob)
     play_services.game_play_move(game_id=later.pk, player=Player(user=user), cell=4, ply=0)
     play_services.game_play_move(game_id=later.pk, player=Player(user=bob), cell=0, ply=1)
-    assert "Abort" not in _text(client.get(later.get_absolute_url()))
+    assert "Abort" not in visible_text(client.get(later.get_absolute_url()))
     response = client.post(reverse("games:abort", args=[later.pk]), follow=True)
-    assert "Could not abort: a game can only be aborted before its second move" in _messages(response)
+    assert "Could not abort: a game can only be aborted before its second move" in messages_shown(response)
     assert Game.objects.get(pk=later.pk).status == "in_progress"
 
 
 def test_a_rematch_is_offered_accepted_and_both_go_to_the_new_game(client, user, bob):
     game = _finished(user, bob)
     alice = _client(client, user)
-    assert "Offer a rematch" in _text(alice.get(game.get_absolute_url()))
+    assert "Offer a rematch" in visible_text(alice.get(game.get_absolute_url()))
     response = alice.post(reverse("games:rematch_offer", args=[game.pk]), follow=True)
-    assert "Rematch offered." in _messages(response)
-    assert "Withdraw the rematch offer" in _text(response)
-    bobs = _as(bob)
+    assert "Rematch offered." in messages_shown(response)
+    assert "Withdraw the rematch offer" in visible_text(response)
+    bobs = signed_in(bob)
     page = bobs.get(game.get_absolute_url())
-    assert "alice offers a rematch, sides swapped." in _text(page)
-    assert "Accept rematch" in _text(page) and "Decline" in _text(page)
+    assert "alice offers a rematch, sides swapped." in visible_text(page)
+    assert "Accept rematch" in visible_text(page) and "Decline" in visible_text(page)
     response = bobs.post(reverse("games:rematch_accept", args=[game.pk]))
     rematch = Game.objects.get(rematch_of=game)
     assert response["Location"] == rematch.get_absolute_url()
     assert (rematch.x_player, rematch.o_player) == (bob, user)
-    assert "Go to the rematch" in _text(alice.get(game.get_absolute_url()))
+    assert "Go to the rematch" in visible_text(alice.get(game.get_absolute_url()))
     again = bobs.post(reverse("games:rematch_accept", args=[game.pk]), follow=True)
-    assert "There is no rematch offer waiting." in _messages(again)
+    assert "There is no rematch offer waiting." in messages_shown(again)
 
 
 def test_a_rematch_offer_can_be_declined_or_withdrawn(client, user, bob):
     game = _finished(user, bob)
-    alice, bobs = _client(client, user), _as(bob)
+    alice, bobs = _client(client, user), signed_in(bob)
     alice.post(reverse("games:rematch_offer", args=[game.pk]))
     response = bobs.post(reverse("games:rematch_decline", args=[game.pk]), follow=True)
-    assert "Rematch declined." in _messages(response) and "Offer a rematch" in _text(response)
+    assert "Rematch declined." in messages_shown(response) and "Offer a rematch" in visible_text(response)
     page = alice.get(game.get_absolute_url())
-    assert "Your opponent declined the rematch." in _text(page) and "Offer a rematch" in _text(page)
+    assert "Your opponent declined the rematch." in visible_text(page) and "Offer a rematch" in visible_text(page)
     alice.post(reverse("games:rematch_offer", args=[game.pk]))
     response = alice.post(reverse("games:rematch_cancel", args=[game.pk]), follow=True)
-    assert "Rematch offer withdrawn." in _messages(response)
+    assert "Rematch offer withdrawn." in messages_shown(response)
     assert Game.objects.filter(rematch_of=game).count() == 0
     assert list(Challenge.objects.filter(rematch_of=game).values_list("status", flat=True)) == [
         "cancelled",
@@ -555,9 +538,9 @@ def test_a_rematch_offer_can_be_declined_or_withdrawn(client, user, bob):
 def test_a_rematch_cannot_be_offered_mid_game_or_by_a_spectator(client, user, bob, carol):
     game = _game(user, bob)
     response = _client(client, user).post(reverse("games:rematch_offer", args=[game.pk]), follow=True)
-    assert "No rematch: finish this game first." in _messages(response)
+    assert "No rematch: finish this game first." in messages_shown(response)
     finished = _finished(user, bob)
-    response = _as(carol).post(reverse("games:rematch_offer", args=[finished.pk]), follow=True)
-    assert "No rematch: only a player can offer a rematch." in _messages(response)
-    assert "Offer a rematch" not in _text(_as(carol).get(finished.get_absolute_url()))
+    response = signed_in(carol).post(reverse("games:rematch_offer", args=[finished.pk]), follow=True)
+    assert "No rematch: only a player can offer a rematch." in messages_shown(response)
+    assert "Offer a rematch" not in visible_text(signed_in(carol).get(finished.get_absolute_url()))
     assert Challenge.objects.filter(rematch_of__isnull=False).count() == 0

@@ -5,7 +5,6 @@ game panel (X-Partial, as game.js sends them)."""
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.lobby import services as lobby_services
@@ -13,24 +12,9 @@ from games.lobby.models import Challenge
 from games.play import offers, services
 from games.play.models import Game
 from games.play.players import Player
+from tests.web.pages import messages_shown, signed_in, visible_text
 
 pytestmark = pytest.mark.django_db
-
-
-def _as(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _text(response) -> str:
-    """The page's visible words, tags stripped and spaces squeezed."""
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def _messages(response) -> str:
-    return " ".join(re.findall(r'<li class="message[^"]*">(.*?)</li>', response.content.decode(), flags=re.S))
 
 
 def _buttons(response) -> list[str]:
@@ -61,45 +45,45 @@ def _post(client, name, game, **data):
 
 def test_a_draw_is_offered_seen_by_the_opponent_and_accepted(user, bob, carol):
     game = _game(user, bob)
-    alice, bobs = _as(user), _as(bob)
+    alice, bobs = signed_in(user), signed_in(bob)
     assert "Offer a draw" in _buttons(alice.get(game.get_absolute_url()))
 
     page = _post(alice, "draw_offer", game)
 
-    assert "Draw offered. Waiting for bob to answer." in _text(page)
+    assert "Draw offered. Waiting for bob to answer." in visible_text(page)
     assert "Offer a draw" not in _buttons(page)
     theirs = bobs.get(game.get_absolute_url())
-    assert "alice offers a draw." in _text(theirs)
+    assert "alice offers a draw." in visible_text(theirs)
     assert {"Accept the draw", "Decline the draw"} <= set(_buttons(theirs))
-    watching = _as(carol).get(game.get_absolute_url())
-    assert "offers a draw" not in _text(watching) and "Offer a draw" not in _buttons(watching)
+    watching = signed_in(carol).get(game.get_absolute_url())
+    assert "offers a draw" not in visible_text(watching) and "Offer a draw" not in _buttons(watching)
 
     page = _post(bobs, "draw_accept", game)
 
-    assert "Draw by agreement" in _text(page)
-    assert "Draw by agreement" in _text(alice.get(game.get_absolute_url()))
+    assert "Draw by agreement" in visible_text(page)
+    assert "Draw by agreement" in visible_text(alice.get(game.get_absolute_url()))
     game.refresh_from_db()
     assert (game.result, game.termination) == ("draw", "agreed")
 
 
 def test_a_declined_draw_is_gone_from_both_pages(user, bob):
     game = _game(user, bob)
-    alice, bobs = _as(user), _as(bob)
+    alice, bobs = signed_in(user), signed_in(bob)
     _post(alice, "draw_offer", game)
     page = _post(bobs, "draw_decline", game)
-    assert "Draw declined." in _messages(page) and "offers a draw" not in _text(page)
+    assert "Draw declined." in messages_shown(page) and "offers a draw" not in visible_text(page)
     mine = alice.get(game.get_absolute_url())
-    assert "Draw offered" not in _text(mine) and "Offer a draw" in _buttons(mine)
+    assert "Draw offered" not in visible_text(mine) and "Offer a draw" in _buttons(mine)
 
 
 def test_a_draw_answered_too_late_or_by_a_spectator_is_refused_with_a_message(user, bob, carol):
     game = _game(user, bob)
-    _post(_as(user), "draw_offer", game)
+    _post(signed_in(user), "draw_offer", game)
     _move(game, user, 4)  # the offer lapses with alice's move
-    page = _post(_as(bob), "draw_accept", game)
-    assert "Could not accept the draw: there is no draw offer to answer" in _messages(page)
-    page = _post(_as(carol), "draw_offer", game)
-    assert "No draw offer: you are not playing in this game." in _messages(page)
+    page = _post(signed_in(bob), "draw_accept", game)
+    assert "Could not accept the draw: there is no draw offer to answer" in messages_shown(page)
+    page = _post(signed_in(carol), "draw_offer", game)
+    assert "No draw offer: you are not playing in this game." in messages_shown(page)
     assert Game.objects.get(pk=game.pk).status == "in_progress"
 
 
@@ -108,22 +92,22 @@ def test_the_ai_is_offered_no_draw(client):
     game = Game.objects.get()
     assert "Offer a draw" not in _buttons(client.get(game.get_absolute_url()))
     page = _post(client, "draw_offer", game)
-    assert "No draw offer: the AI does not agree to draws: play on, or resign." in _messages(page)
+    assert "No draw offer: the AI does not agree to draws: play on, or resign." in messages_shown(page)
 
 
 def test_with_javascript_the_answer_is_the_panel(user, bob, carol):
     game = _game(user, bob)
     url = reverse("games:draw_offer", args=[game.pk])
-    response = _as(user).post(url, HTTP_X_PARTIAL="1")
+    response = signed_in(user).post(url, HTTP_X_PARTIAL="1")
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith('<div class="game" id="game"') and "<html" not in html
-    assert "Draw offered. Waiting for bob to answer." in _text(response)
+    assert "Draw offered. Waiting for bob to answer." in visible_text(response)
 
-    refused = _as(user).post(reverse("games:draw_accept", args=[game.pk]), HTTP_X_PARTIAL="1")
+    refused = signed_in(user).post(reverse("games:draw_accept", args=[game.pk]), HTTP_X_PARTIAL="1")
     assert refused.status_code == 409
-    assert "Could not accept the draw: you cannot answer your own draw offer." in _text(refused)
-    spectator = _as(carol).post(reverse("games:draw_accept", args=[game.pk]), HTTP_X_PARTIAL="1")
+    assert "Could not accept the draw: you cannot answer your own draw offer." in visible_text(refused)
+    spectator = signed_in(carol).post(reverse("games:draw_accept", args=[game.pk]), HTTP_X_PARTIAL="1")
     assert spectator.status_code == 403
     assert Game.objects.get(pk=game.pk).draw_offer == "X"
 
@@ -133,7 +117,7 @@ def test_with_javascript_the_answer_is_the_panel(user, bob, carol):
 
 def test_a_takeback_is_asked_for_and_accepted_when_both_agreed(user, bob):
     game = _game(user, bob, takebacks_allowed=True)
-    alice, bobs = _as(user), _as(bob)
+    alice, bobs = signed_in(user), signed_in(bob)
     assert "Ask to take back" not in _buttons(alice.get(game.get_absolute_url()))  # no move yet
     _move(game, user, 4)
     assert "Ask to take back" not in _buttons(bobs.get(game.get_absolute_url()))  # not bob's move
@@ -141,42 +125,44 @@ def test_a_takeback_is_asked_for_and_accepted_when_both_agreed(user, bob):
 
     page = _post(alice, "takeback", game)
 
-    assert "Takeback asked for. Waiting for bob to answer." in _text(page)
+    assert "Takeback asked for. Waiting for bob to answer." in visible_text(page)
     theirs = bobs.get(game.get_absolute_url())
-    assert "alice asks to take back their last move." in _text(theirs)
+    assert "alice asks to take back their last move." in visible_text(theirs)
     assert {"Accept the takeback", "Decline the takeback"} <= set(_buttons(theirs))
     assert 'name="ply" value="1"' in theirs.content.decode()
 
     page = _post(bobs, "takeback_accept", game, ply=1)
 
-    assert "Move taken back." in _messages(page)
+    assert "Move taken back." in messages_shown(page)
     mine = alice.get(game.get_absolute_url())
-    assert "Your turn" in _text(mine) and "Takeback asked for" not in _text(mine)
+    assert "Your turn" in visible_text(mine) and "Takeback asked for" not in visible_text(mine)
     assert Game.objects.get(pk=game.pk).move_count == 0
 
 
 def test_a_takeback_declined_or_answered_after_a_move_changes_nothing(user, bob):
     game = _game(user, bob, takebacks_allowed=True)
-    alice, bobs = _as(user), _as(bob)
+    alice, bobs = signed_in(user), signed_in(bob)
     _move(game, user, 4)
     _post(alice, "takeback", game)
     page = _post(bobs, "takeback_decline", game, ply=1)
-    assert "Takeback declined." in _messages(page) and "asks to take back" not in _text(page)
+    assert "Takeback declined." in messages_shown(page) and "asks to take back" not in visible_text(page)
 
     _post(alice, "takeback", game)
     _move(game, bob, 0)  # bob plays on instead: the request lapses
     page = _post(bobs, "takeback_accept", game, ply=1)  # from the page that showed the request
-    assert "No takeback: the game has moved on since that request: the move was already answered." in _messages(page)
+    assert "No takeback: the game has moved on since that request: the move was already answered." in messages_shown(
+        page
+    )
     assert Game.objects.get(pk=game.pk).move_count == 2
 
 
 def test_without_agreeing_to_takebacks_there_is_nothing_to_ask(user, bob):
     game = _game(user, bob)
     _move(game, user, 4)
-    alice = _as(user)
+    alice = signed_in(user)
     assert "Ask to take back" not in _buttons(alice.get(game.get_absolute_url()))
     page = _post(alice, "takeback", game)
-    assert "No takeback: takebacks were not agreed for this game" in _messages(page)
+    assert "No takeback: takebacks were not agreed for this game" in messages_shown(page)
 
 
 # -- takebacks against the AI -------------------------------------------------------------------
@@ -191,7 +177,7 @@ def test_against_the_ai_a_move_is_taken_back_at_once(client):
 
     response = client.post(reverse("games:takeback", args=[game.pk]), HTTP_X_PARTIAL="1")
 
-    assert response.status_code == 200 and "Your turn" in _text(response)
+    assert response.status_code == 200 and "Your turn" in visible_text(response)
     assert 'data-ply="0"' in response.content.decode()
     assert Game.objects.get(pk=game.pk).move_count == 0
 
@@ -200,22 +186,22 @@ def test_against_the_ai_a_move_is_taken_back_at_once(client):
 
 
 def test_a_challenge_allowing_takebacks_says_so_to_whoever_accepts_it(user, bob):
-    form = _as(user).get(reverse("games:challenge_new"))
-    assert 'name="takebacks_allowed"' in form.content.decode() and "Allow takebacks" in _text(form)
+    form = signed_in(user).get(reverse("games:challenge_new"))
+    assert 'name="takebacks_allowed"' in form.content.decode() and "Allow takebacks" in visible_text(form)
     challenge = lobby_services.challenge_create(challenger=user, kind="link", takebacks_allowed=True)
-    page = _as(bob).get(challenge.get_absolute_url())
-    assert "Takebacks Allowed: either player may ask to take back a move not answered yet" in _text(page)
+    page = signed_in(bob).get(challenge.get_absolute_url())
+    assert "Takebacks Allowed: either player may ask to take back a move not answered yet" in visible_text(page)
     plain = lobby_services.challenge_create(challenger=user, kind="link")
-    assert "Takebacks Not allowed" in _text(_as(bob).get(plain.get_absolute_url()))
+    assert "Takebacks Not allowed" in visible_text(signed_in(bob).get(plain.get_absolute_url()))
     lobby_services.challenge_create(challenger=user, kind="open", takebacks_allowed=True)
-    assert "takebacks allowed" in _text(_as(bob).get(reverse("games:lobby")))
+    assert "takebacks allowed" in visible_text(signed_in(bob).get(reverse("games:lobby")))
 
 
 def test_the_challenge_form_s_checkbox_reaches_the_game(user, bob):
-    response = _as(user).post(
+    response = signed_in(user).post(
         reverse("games:challenge_new"), {"variant": "3x3", "side": "X", "kind": "open", "takebacks_allowed": "on"}
     )
-    assert response.status_code == 302, _text(response)[:500]
+    assert response.status_code == 302, visible_text(response)[:500]
     challenge = Challenge.objects.get()
     assert challenge.takebacks_allowed
     game = lobby_services.challenge_accept(user=bob, challenge_id=challenge.pk)

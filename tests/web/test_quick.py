@@ -5,7 +5,6 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -13,23 +12,9 @@ from games.lobby import pairing_services
 from games.lobby.models import PairingRequest
 from games.play.models import Game
 from games.stats.models import PlayerStats
+from tests.web.pages import messages_shown, signed_in, visible_text
 
 pytestmark = pytest.mark.django_db
-
-
-def _as(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _text(response) -> str:
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def _messages(response) -> str:
-    return " ".join(re.findall(r'<li class="message[^"]*">(.*?)</li>', response.content.decode(), flags=re.S))
 
 
 def _play(client, board="3x3", time_control="3+2", **extra):
@@ -41,7 +26,7 @@ def test_the_quick_game_page_needs_sign_in_and_offers_the_boards_and_presets(cli
     assert response.status_code == 302 and reverse("login") in response["Location"]
     assert _play(client).status_code == 302 and not PairingRequest.objects.exists()
 
-    html = _as(user).get(reverse("games:quick")).content.decode()
+    html = signed_in(user).get(reverse("games:quick")).content.decode()
     assert re.findall(r'name="board" value="([^"]+)"', html) == ["3x3", "4x4", "5x5"]
     assert re.findall(r'name="time_control" value="([^"]+)"', html) == [
         "1+0", "3+2", "5+3", "10+5", "1d", "3d", "7d", "none"
@@ -51,14 +36,14 @@ def test_the_quick_game_page_needs_sign_in_and_offers_the_boards_and_presets(cli
 
 
 def test_two_players_press_play_and_both_land_in_the_same_game(user, bob):
-    alice_client, bob_client = _as(user), _as(bob)
+    alice_client, bob_client = signed_in(user), signed_in(bob)
 
     # Alice presses Play: nobody is waiting, so she waits on a page of her own.
     response = _play(alice_client, board="4x4", time_control="5+3")
     request = PairingRequest.objects.get()
     assert response.status_code == 302 and response["Location"] == request.get_absolute_url()
     page = alice_client.get(request.get_absolute_url())
-    text = _text(page)
+    text = visible_text(page)
     assert "Waiting for an opponent: 0:00" in text
     assert "Board 4×4, four in a row" in text and "Time control 5+3 (5 minutes + 3 s a move)" in text
     assert "Opponents rated 1100 to 1300 (you: 1200)" in text
@@ -72,7 +57,7 @@ def test_two_players_press_play_and_both_land_in_the_same_game(user, bob):
     assert response["Location"] == game.get_absolute_url()
     assert {game.x_player, game.o_player} == {user, bob}
     assert (game.variant, game.clock_initial, game.clock_increment) == ("4x4", 300, 3)
-    assert "Paired: your game has started." in _messages(bob_client.get(game.get_absolute_url()))
+    assert "Paired: your game has started." in messages_shown(bob_client.get(game.get_absolute_url()))
 
     # Alice's page, reloading, takes her to the same game.
     response = alice_client.get(request.get_absolute_url())
@@ -81,20 +66,20 @@ def test_two_players_press_play_and_both_land_in_the_same_game(user, bob):
 
 
 def test_the_waiting_page_shows_how_long_and_the_range_as_it_widens(user):
-    client = _as(user)
+    client = signed_in(user)
     PlayerStats.objects.create(user=user, rating=1500)
     _play(client)
     request = PairingRequest.objects.get()
     PairingRequest.objects.filter(pk=request.pk).update(created_at=timezone.now() - timedelta(seconds=67))
-    text = _text(client.get(request.get_absolute_url()))
+    text = visible_text(client.get(request.get_absolute_url()))
     assert "Waiting for an opponent: 1:07" in text
     assert "Opponents rated any rating (you: 1500)" in text
     PairingRequest.objects.filter(pk=request.pk).update(created_at=timezone.now() - timedelta(seconds=12))
-    assert "Opponents rated 1300 to 1700 (you: 1500)" in _text(client.get(request.get_absolute_url()))
+    assert "Opponents rated 1300 to 1700 (you: 1500)" in visible_text(client.get(request.get_absolute_url()))
 
 
 def test_looking_at_the_waiting_page_changes_nothing(user):
-    client = _as(user)
+    client = signed_in(user)
     _play(client)
     before = list(PairingRequest.objects.values())
     client.get(PairingRequest.objects.get().get_absolute_url())
@@ -102,7 +87,7 @@ def test_looking_at_the_waiting_page_changes_nothing(user):
 
 
 def test_pressing_play_again_while_waiting_keeps_the_same_request(user):
-    client = _as(user)
+    client = signed_in(user)
     first = _play(client)["Location"]
     assert _play(client)["Location"] == first
     assert client.get(reverse("games:quick"))["Location"] == first  # the form page leads back to it
@@ -110,42 +95,42 @@ def test_pressing_play_again_while_waiting_keeps_the_same_request(user):
 
 
 def test_asking_for_another_game_while_waiting_says_to_cancel_first(user):
-    client = _as(user)
+    client = signed_in(user)
     first = _play(client)["Location"]
     response = _play(client, board="5x5", time_control="1+0", follow=True)
     assert response.redirect_chain[-1][0] == first
-    assert "You are waiting for a 3x3 3+2 game already: cancel it first." in _messages(response)
+    assert "You are waiting for a 3x3 3+2 game already: cancel it first." in messages_shown(response)
     assert PairingRequest.objects.count() == 1
 
 
 def test_cancelling_stops_the_wait(user, bob):
-    client = _as(user)
+    client = signed_in(user)
     _play(client)
     request = PairingRequest.objects.get()
     response = client.post(reverse("games:quick_cancel", args=[request.pk]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("games:quick")
-    assert "You are no longer waiting for a game." in _messages(response)
+    assert "You are no longer waiting for a game." in messages_shown(response)
     # Bob presses Play for the same: alice is not there any more, so he waits.
     bobs = PairingRequest.objects.filter(player=bob)
-    assert _play(_as(bob))["Location"] == bobs.get().get_absolute_url()
+    assert _play(signed_in(bob))["Location"] == bobs.get().get_absolute_url()
     assert bobs.get().status == "waiting" and not Game.objects.exists()
     # Alice's old page says so, with the form to play again.
-    page = _text(client.get(request.get_absolute_url()))
+    page = visible_text(client.get(request.get_absolute_url()))
     assert "You stopped waiting" in page and "nobody will be paired with it" in page and "Play" in page
     # Cancelling twice says why not.
     response = client.post(reverse("games:quick_cancel", args=[request.pk]), follow=True)
-    assert "Could not cancel: this request is cancelled already." in _messages(response)
+    assert "Could not cancel: this request is cancelled already." in messages_shown(response)
 
 
 def test_cancelling_once_paired_points_to_the_game(user, bob):
-    client = _as(user)
+    client = signed_in(user)
     _play(client)
     request = PairingRequest.objects.get()
-    _play(_as(bob))
+    _play(signed_in(bob))
     game = Game.objects.get()
     response = client.post(reverse("games:quick_cancel", args=[request.pk]), follow=True)
     assert response.redirect_chain[-1][0] == game.get_absolute_url()
-    assert "You were paired before you cancelled: this is your game." in _messages(response)
+    assert "You were paired before you cancelled: this is your game." in messages_shown(response)
 
 
 @pytest.mark.parametrize(
@@ -157,7 +142,7 @@ def test_cancelling_once_paired_points_to_the_game(user, bob):
     ],
 )
 def test_a_bad_board_or_time_control_is_a_form_error_and_stores_nothing(user, fields, error):
-    response = _play(_as(user), **fields)
+    response = _play(signed_in(user), **fields)
     assert response.status_code == 400
     html = response.content.decode()
     assert error in html
@@ -167,9 +152,9 @@ def test_a_bad_board_or_time_control_is_a_form_error_and_stores_nothing(user, fi
 
 
 def test_someone_else_s_request_is_not_found(user, bob):
-    _play(_as(user))
+    _play(signed_in(user))
     request = PairingRequest.objects.get()
-    bob_client = _as(bob)
+    bob_client = signed_in(bob)
     assert bob_client.get(request.get_absolute_url()).status_code == 404
     assert bob_client.post(request.get_absolute_url()).status_code == 404
     assert bob_client.post(reverse("games:quick_cancel", args=[request.pk])).status_code == 404
@@ -179,9 +164,9 @@ def test_someone_else_s_request_is_not_found(user, bob):
 def test_checking_in_for_the_script_answers_the_panel_and_pairs_as_ranges_widen(user, bob):
     PlayerStats.objects.create(user=user, rating=1000)
     PlayerStats.objects.create(user=bob, rating=1800)
-    client = _as(user)
+    client = signed_in(user)
     _play(client)
-    _play(_as(bob))
+    _play(signed_in(bob))
     request = PairingRequest.objects.get(player=user)
     response = client.post(request.get_absolute_url(), HTTP_X_PARTIAL="1")
     html = response.content.decode()
@@ -200,30 +185,30 @@ def test_checking_in_for_the_script_answers_the_panel_and_pairs_as_ranges_widen(
 
 
 def test_an_expired_request_says_nobody_came(user):
-    client = _as(user)
+    client = signed_in(user)
     _play(client)
     request = PairingRequest.objects.get()
     pairing_services.pairing_match_waiting(timezone.now() + timedelta(minutes=11))
-    text = _text(client.get(request.get_absolute_url()))
+    text = visible_text(client.get(request.get_absolute_url()))
     assert "Nobody came" in text and "expired after 10 minutes" in text
     assert client.get(reverse("games:quick")).status_code == 200  # the form again
 
 
 def test_the_lobby_offers_a_quick_game_and_leads_back_to_the_wait(user):
-    client = _as(user)
+    client = signed_in(user)
     html = client.get(reverse("games:lobby")).content.decode()
     assert 'id="quick-game"' in html and f'action="{reverse("games:quick")}"' in html
     assert 'id="quick_board_0"' in html and 'id="id_variant_0"' in html  # two forms, no id twice
     _play(client, board="5x5", time_control="10+5")
-    text = _text(client.get(reverse("games:lobby")))
+    text = visible_text(client.get(reverse("games:lobby")))
     assert (
         "You are waiting for an opponent: 5×5, four in a row, 10+5 (10 minutes + 5 s a move). Back to waiting" in text
     )
 
 
 def test_staff_see_the_requests_in_the_admin_and_cannot_edit_them(admin_client, user, bob):
-    _play(_as(user))
-    _play(_as(bob))
+    _play(signed_in(user))
+    _play(signed_in(bob))
     game = Game.objects.get()
     html = admin_client.get("/admin/games/pairingrequest/").content.decode()
     assert "alice" in html and "bob" in html and "3+2" in html and "Matched" in html
