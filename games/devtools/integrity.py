@@ -44,11 +44,13 @@ def game_problems(game: Game, moves: list[tuple[int, int]]) -> list[str]:
                     f"stored as {game.result} by {game.termination}, but the moves give "
                     f"{board.result()} by {board.termination()}"
                 )
-        elif game.termination in (Termination.RESIGNED, Termination.TIMEOUT):
+        elif game.termination == Termination.RESIGNED:
             if over_on_board:
-                problems.append(f"stored as ended by {game.termination}, but the board had already ended")
+                problems.append("stored as ended by resigned, but the board had already ended")
             if game.result not in ("x_won", "o_won"):
-                problems.append(f"ended by {game.termination} with result {game.result!r}")
+                problems.append(f"ended by resigned with result {game.result!r}")
+        elif game.termination == Termination.TIMEOUT:
+            problems += _timeout_problems(game, board)
         elif game.termination == Termination.AGREED:
             if over_on_board:
                 problems.append("stored as drawn by agreement, but the board had already ended")
@@ -63,6 +65,21 @@ def game_problems(game: Game, moves: list[tuple[int, int]]) -> list[str]:
     elif game.result:
         problems.append(f"stored as {game.status} with a result ({game.result})")
     return problems
+
+
+def _timeout_problems(game: Game, board: engine.Board) -> list[str]:
+    """The side to move ran out of time: the other side won, or the game was
+    drawn because the other side could no longer make a line."""
+    if board.is_game_over():
+        return ["stored as ended by timeout, but the board had already ended"]
+    waiting = engine.other_side(board.to_move)
+    if game.result == "draw":
+        if board.can_still_win(waiting):
+            return [f"drawn on time, but {waiting} could still have made a line"]
+        return []
+    if game.result != ("x_won" if waiting == "X" else "o_won"):
+        return [f"ended by timeout with result {game.result!r}, but {board.to_move} was the side to move"]
+    return []
 
 
 def verify_games(games: Iterable[Game] | None = None, chunk: int = 2000) -> Iterator[Problem]:

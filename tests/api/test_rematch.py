@@ -36,7 +36,12 @@ def test_between_people_a_rematch_is_offered_and_the_opponent_accepts_it_in_the_
     offer = as_alice.post(f"/api/games/{game.pk}/rematch-offer/")
     assert offer.status_code == 201
     offer = offer.json()
-    assert (offer["opponent"], offer["side"], offer["rematch_of"], offer["time_control"]) == ("bob", "O", game.pk, "3+2")
+    assert (offer["opponent"], offer["side"], offer["rematch_of"], offer["time_control"]) == (
+        "bob",
+        "O",
+        game.pk,
+        "3+2",
+    )
     # Offering again is the same offer; the opponent's offer is answered, not doubled.
     assert as_alice.post(f"/api/games/{game.pk}/rematch-offer/").json()["id"] == offer["id"]
     assert_error(as_bob.post(f"/api/games/{game.pk}/rematch-offer/"), 409, "rematch_offered")

@@ -7,6 +7,8 @@ from games.devtools.integrity import verify_games
 from games.play import services
 from games.play.models import Game, Move, Status
 from games.play.players import Player
+from games.serving import worker
+from tests.factories import human_game, time_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +99,19 @@ def test_only_the_named_games_are_checked(games, capsys):
     assert "1 games replay" in capsys.readouterr().out
     with pytest.raises(CommandError, match=r"1 problem\(s\) in 1 games"):
         call_command("verify_games", "--game", str(games["finished"].pk))
+
+
+def test_games_ended_on_time_replay_to_a_win_or_a_draw_as_the_clock_rule_says(user, bob):
+    won = human_game(user, bob, cells=[4, 0, 8], time_control="30s")
+    drawn = human_game(user, bob, cells=[4, 0, 1, 7, 6, 2, 5, 3], time_control="30s")  # O has no line left
+    for game in (won, drawn):
+        time_passes(game, 31)
+    assert worker.end_games_out_of_time() == 2
+    assert problems() == []
+    # Stored the other way round, each is reported.
+    Game.objects.filter(pk=won.pk).update(result="draw")
+    Game.objects.filter(pk=drawn.pk).update(result="x_won")
+    assert problems() == [
+        f"game {won.pk}: drawn on time, but X could still have made a line",
+        f"game {drawn.pk}: ended by timeout with result 'x_won', but X was the side to move",
+    ]
