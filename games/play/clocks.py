@@ -202,6 +202,12 @@ def has_moved(move_count: int, side: str) -> bool:
     return move_count > (0 if side == "X" else 1)
 
 
+def first_move_window(control: TimeControl) -> timedelta:
+    """How long a side has for its first move: :func:`first_move_seconds` on a
+    clock (whose time starts with the second move), the limit per move otherwise."""
+    return timedelta(seconds=first_move_seconds() if control.kind == "clock" else control.per_move)
+
+
 def deadline(game, side_to_move: str) -> datetime | None:
     """When ``side_to_move`` runs out of time in ``game``, its turn having begun
     at ``game.turn_started_at``; None when nothing can run out (no time
@@ -210,8 +216,7 @@ def deadline(game, side_to_move: str) -> datetime | None:
     if control.kind == "none" or game.turn_started_at is None or side_to_move == game.ai_side:
         return None
     if not has_moved(game.move_count, side_to_move):
-        window = first_move_seconds() if control.kind == "clock" else control.per_move
-        return game.turn_started_at + timedelta(seconds=window)
+        return game.turn_started_at + first_move_window(control)
     if control.kind == "clock":
         left = game.x_clock_ms if side_to_move == "X" else game.o_clock_ms
         return game.turn_started_at + timedelta(milliseconds=(left or 0) + LAG_ALLOWANCE_MS)
@@ -230,6 +235,5 @@ def starting_fields(control: TimeControl, now: datetime, ai_side: str = "") -> d
         "deadline": None,
     }
     if control.kind != "none" and ai_side != "X":
-        window = first_move_seconds() if control.kind == "clock" else control.per_move
-        fields["deadline"] = now + timedelta(seconds=window)
+        fields["deadline"] = now + first_move_window(control)
     return fields
