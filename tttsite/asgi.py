@@ -13,6 +13,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tttsite.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_application = get_asgi_application()
 
+from games.serving.static import require_manifest  # noqa: E402
+
+# With DEBUG off and no collectstatic, every page would be a 500: refuse to start instead.
+require_manifest()
+
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
