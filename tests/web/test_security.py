@@ -117,8 +117,15 @@ def test_the_checks_are_silent_in_development():
     assert result.stderr == ""
 
 
-def test_a_site_with_plain_http_subdomains_can_leave_them_out_of_hsts_and_is_told_so():
-    result = manage("check", "--deploy", **PRODUCTION_ENV, SECURE_HSTS_INCLUDE_SUBDOMAINS="0", SECURE_HSTS_PRELOAD="0")
+def test_a_site_with_plain_http_subdomains_can_leave_them_out_of_hsts_and_is_told_so(collected_static):
+    result = manage(
+        "check",
+        "--deploy",
+        **PRODUCTION_ENV,
+        STATIC_ROOT=str(collected_static),
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="0",
+        SECURE_HSTS_PRELOAD="0",
+    )
 
     assert result.returncode == 0, result.stderr
     assert "security.W005" in result.stderr and "security.W021" in result.stderr
