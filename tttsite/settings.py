@@ -276,9 +276,8 @@ PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=
 # locking a username alone would let anyone lock its owner out. It lifts by
 # itself AXES_COOLOFF_MINUTES after the last counted failure; a success clears
 # the count. Staff lift a lock early in the admin (Access attempts) or with
-# `manage.py axes_reset_username NAME`. The address is REMOTE_ADDR: behind a
-# proxy the server sets it from X-Forwarded-For only for the proxies it trusts
-# (uvicorn's --forwarded-allow-ips, FORWARDED_ALLOW_IPS in scripts/serve).
+# `manage.py axes_reset_username NAME`. The address is the client's as
+# games.serving.clients.client_address works it out (FORWARDED_ALLOW_IPS below).
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -289,6 +288,13 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_CALLABLE = "games.accounts.lockout.lockout_page"
+AXES_CLIENT_IP_CALLABLE = "games.serving.clients.client_address"
+
+# The proxies whose X-Forwarded-For is believed (addresses or networks,
+# comma-separated, "*" for any): the variable uvicorn reads for
+# --forwarded-allow-ips (scripts/serve), read here too so throttles, the
+# lockout and the logs agree with the server. Anyone else's header is ignored.
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 # No form or API request needs more than a few kilobytes: a bigger body is
 # refused with 413 before it is read (games.serving.middleware.RequestTooLargeMiddleware).

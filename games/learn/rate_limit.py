@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.shortcuts import render
 
 from games.serving import outages
+from games.serving.clients import client_address
 
 DEFAULT_RATE = "60/min"
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -41,7 +42,7 @@ def seconds_to_wait(request, page: str) -> int | None:
     allowed, period = parse_rate(getattr(settings, "LEARN_RATE_ANON", DEFAULT_RATE))
     now = time.time()
     window = int(now // period)
-    key = f"learn:rate:{page}:{request.META.get('REMOTE_ADDR', '')}:{window}"
+    key = f"learn:rate:{page}:{client_address(request)}:{window}"
     with suppress(*outages.REDIS_DOWN):
         cache.add(key, 0, timeout=period + 1)
         try:

@@ -21,6 +21,7 @@ from django.template import loader
 from django.utils.cache import add_never_cache_headers
 
 from games.serving import outages
+from games.serving.clients import client_address
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +33,11 @@ def _is_api(request) -> bool:
 
 
 def _refusal(request, *, status: int, code: str, message: str, template: str, context: dict | None = None):
-    if _is_api(request):
+    return _refusal_for(_is_api(request), status=status, code=code, message=message, template=template, context=context)
+
+
+def _refusal_for(api: bool, *, status: int, code: str, message: str, template: str, context: dict | None = None):
+    if api:
         response = JsonResponse({"code": code, "message": message}, status=status)
     else:
         response = HttpResponse(
@@ -45,7 +50,12 @@ def _refusal(request, *, status: int, code: str, message: str, template: str, co
 def service_unavailable(request, error: BaseException, service: str) -> HttpResponse:
     """The 503 for ``error`` (a stopped ``service``), logged in one line."""
     logger.error(
-        "%s is down, answering %s %s with 503: %s", service, request.method, request.path, outages.describe(error)
+        "%s is down, answering %s %s from %s with 503: %s",
+        service,
+        request.method,
+        request.path,
+        client_address(request),
+        outages.describe(error),
     )
     response = _refusal(
         request,
@@ -133,25 +143,50 @@ def _note_service_down(sender, request=None, **kwargs):
         request._service_down = (error, service)
 
 
+def body_limit() -> int:
+    """The most bytes of body any request may send: DATA_UPLOAD_MAX_MEMORY_SIZE,
+    or, when that is None, what Django keeps in memory before it spools to
+    disk (FILE_UPLOAD_MAX_MEMORY_SIZE), so no body is ever written to disk."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return settings.FILE_UPLOAD_MAX_MEMORY_SIZE if limit is None else limit
+
+
+def request_too_large(*, path_info: str, method: str, path: str, client: str, length: int | None) -> HttpResponse:
+    """The 413 for a body of ``length`` bytes (None: a chunked body that went
+    past the limit), logged in one line."""
+    limit = body_limit()
+    size = f"{length} bytes" if length is not None else f"more than {limit} bytes"
+    logger.warning("refused a body of %s to %s %s from %s (the limit is %d)", size, method, path, client, limit)
+    return _refusal_for(
+        path_info.startswith(API_PREFIX),
+        status=413,
+        code="request_too_large",
+        message=f"The request body is {size}; this site accepts at most {limit}.",
+        template="413.html",
+        context={"limit_kib": limit // 1024},
+    )
+
+
 class RequestTooLargeMiddleware(SyncAndAsyncMiddleware):
     """A body longer than DATA_UPLOAD_MAX_MEMORY_SIZE is refused with 413 before
     anything reads it. Django's own check stops form fields but not a JSON body
-    read as a stream (what DRF does), and answers a form with a bare 400."""
+    read as a stream (what DRF does), and answers a form with a bare 400.
+
+    Under ASGI (production) games.serving.bodies.LimitRequestBody has refused it
+    already, chunked bodies included, before Django read a byte; this is for
+    WSGI and the test client."""
 
     def before(self, request):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if limit is None or length <= limit:
+        if length <= body_limit():
             return None
-        logger.warning("refused a %d-byte body to %s %s (the limit is %d)", length, request.method, request.path, limit)
-        return _refusal(
-            request,
-            status=413,
-            code="request_too_large",
-            message=f"The request body is {length} bytes; this site accepts at most {limit}.",
-            template="413.html",
-            context={"limit_kib": limit // 1024},
+        return request_too_large(
+            path_info=request.path_info,
+            method=request.method,
+            path=request.path,
+            client=client_address(request),
+            length=length,
         )

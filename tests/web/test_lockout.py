@@ -104,12 +104,13 @@ def test_the_lock_holds_one_username_from_one_address_only(client, user, django_
 
 
 def test_a_forged_forwarded_for_header_does_not_dodge_the_lock(client, user, password):
-    """REMOTE_ADDR is the client: behind a proxy, the server sets it from
-    X-Forwarded-For only for the proxies it trusts."""
+    """X-Forwarded-For is believed only from the proxies in FORWARDED_ALLOW_IPS
+    (games/serving/clients.py); this client is not one."""
+    stranger = {"REMOTE_ADDR": "198.51.100.7"}
     for n in range(LIMIT):
-        sign_in(client, "alice", "wrong-password", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+        sign_in(client, "alice", "wrong-password", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}", **stranger)
 
-    response = sign_in(client, "alice", password, HTTP_X_FORWARDED_FOR="203.0.113.99")
+    response = sign_in(client, "alice", password, HTTP_X_FORWARDED_FOR="203.0.113.99", **stranger)
     assert response.status_code == 429 and LOCKED in response.content.decode()
     assert not signed_in(client)
 

@@ -159,7 +159,7 @@ def test_an_outage_is_logged_in_one_line_without_a_trace(browser_client, caplog)
     records = [r for r in caplog.records if r.name == "games.serving.middleware"]
     assert len(records) == 1
     assert records[0].exc_info is None
-    assert "database is down, answering GET /leaderboard/ with 503" in records[0].getMessage()
+    assert "database is down, answering GET /leaderboard/ from 127.0.0.1 with 503" in records[0].getMessage()
     assert "Connection refused" in records[0].getMessage()
 
 

@@ -66,12 +66,47 @@ def manage(*args, **env):
 # -- manage.py check ---------------------------------------------------------------------
 
 
-def test_the_deployment_checks_find_nothing_in_production():
-    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION_ENV)
+def test_the_deployment_checks_find_nothing_in_production(collected_static):
+    """The documented production environment (docs/operations.md), static files collected as the run commands do."""
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION_ENV, STATIC_ROOT=str(collected_static))
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "System check identified no issues (0 silenced).", result.stdout
     assert result.stderr == ""
+
+
+def test_without_collectstatic_the_deployment_checks_say_to_run_it(tmp_path):
+    result = manage("check", "--deploy", **PRODUCTION_ENV, STATIC_ROOT=str(tmp_path))
+
+    assert result.returncode == 1
+    assert "games.E001" in result.stderr
+    assert f"The static files manifest {tmp_path}/staticfiles.json is missing" in result.stderr
+    assert "Run `python manage.py collectstatic --noinput`" in result.stderr
+
+
+@pytest.mark.parametrize("entry", ["tttsite.asgi", "tttsite.wsgi"])
+def test_without_collectstatic_the_server_refuses_to_start_rather_than_fail_every_page(tmp_path, entry):
+    result = run(
+        [sys.executable, "-c", f"import {entry}"],
+        **PRODUCTION_ENV,
+        STATIC_ROOT=str(tmp_path),
+        DJANGO_SETTINGS_MODULE="tttsite.settings",
+    )
+
+    assert result.returncode == 1
+    assert "ImproperlyConfigured: The static files manifest" in result.stderr
+    assert "Run `python manage.py collectstatic --noinput`" in result.stderr
+
+
+def test_with_static_files_collected_the_server_starts(collected_static):
+    result = run(
+        [sys.executable, "-c", "import tttsite.asgi"],
+        **PRODUCTION_ENV,
+        STATIC_ROOT=str(collected_static),
+        DJANGO_SETTINGS_MODULE="tttsite.settings",
+    )
+
+    assert result.returncode == 0, result.stderr
 
 
 def test_the_checks_are_silent_in_development():
@@ -82,8 +117,15 @@ def test_the_checks_are_silent_in_development():
     assert result.stderr == ""
 
 
-def test_a_site_with_plain_http_subdomains_can_leave_them_out_of_hsts_and_is_told_so():
-    result = manage("check", "--deploy", **PRODUCTION_ENV, SECURE_HSTS_INCLUDE_SUBDOMAINS="0", SECURE_HSTS_PRELOAD="0")
+def test_a_site_with_plain_http_subdomains_can_leave_them_out_of_hsts_and_is_told_so(collected_static):
+    result = manage(
+        "check",
+        "--deploy",
+        **PRODUCTION_ENV,
+        STATIC_ROOT=str(collected_static),
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="0",
+        SECURE_HSTS_PRELOAD="0",
+    )
 
     assert result.returncode == 0, result.stderr
     assert "security.W005" in result.stderr and "security.W021" in result.stderr

@@ -1,0 +1,116 @@
+"""Bodies over the limit are refused by the ASGI application the production
+server runs (tttsite/asgi.py) before Django reads them, whether they declare
+their length or come chunked: a 413 at once, and the rest never read, so no
+request can fill the memory or the disk."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from django.conf import settings
+
+from tttsite.asgi import application
+
+LIMIT = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+CHUNK = 8 * 1024
+
+
+def http_scope(path, headers, method="POST"):
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1"), *headers],
+        "client": ("198.51.100.7", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+async def answer(communicator):
+    """(status, headers, body) of the response."""
+    start = await communicator.receive_output(5)
+    assert start["type"] == "http.response.start", start
+    body = b""
+    while True:
+        message = await communicator.receive_output(5)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    return start["status"], dict(start["headers"]), body
+
+
+@pytest.mark.asyncio
+async def test_a_3_gb_content_length_is_refused_before_a_byte_is_read():
+    communicator = ApplicationCommunicator(
+        application,
+        http_scope("/api/games/", [(b"content-type", b"application/json"), (b"content-length", b"3000000000")]),
+    )
+    # No body sent at all: the answer cannot wait for it.
+    status, headers, body = await answer(communicator)
+
+    assert status == 413
+    assert headers[b"content-type"] == b"application/json"
+    assert headers[b"connection"] == b"close"
+    error = json.loads(body)
+    assert error["code"] == "request_too_large"
+    assert error["message"] == f"The request body is 3000000000 bytes; this site accepts at most {LIMIT}."
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [("/api/analyse/", b"application/json"), ("/play/", b"application/x-www-form-urlencoded")],
+)
+async def test_a_chunked_body_is_refused_once_past_the_limit_and_the_rest_never_read(path, content_type):
+    communicator = ApplicationCommunicator(
+        application, http_scope(path, [(b"content-type", content_type), (b"transfer-encoding", b"chunked")])
+    )
+    sent = 100  # 800 KiB, and the client says there is more to come
+    for _ in range(sent):
+        await communicator.send_input({"type": "http.request", "body": b"x" * CHUNK, "more_body": True})
+
+    status, headers, body = await answer(communicator)
+
+    assert status == 413
+    if path.startswith("/api/"):
+        assert json.loads(body) == {
+            "code": "request_too_large",
+            "message": f"The request body is more than {LIMIT} bytes; this site accepts at most {LIMIT}.",
+        }
+    else:
+        assert headers[b"content-type"].startswith(b"text/html")
+        assert "too much to send" in body.decode()
+    # Read up to the chunk that went past the limit, and not one more.
+    assert communicator.input_queue.qsize() == sent - (LIMIT // CHUNK + 1)
+    await communicator.wait(5)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_body_within_the_limit_arriving_in_pieces_is_served():
+    payload = json.dumps({"board": "X...O....", "padding": "x" * (LIMIT - 100)}).encode()
+    communicator = ApplicationCommunicator(
+        application,
+        http_scope(
+            "/api/analyse/",
+            [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())],
+        ),
+    )
+    for start in range(0, len(payload), CHUNK):
+        piece = payload[start : start + CHUNK]
+        await communicator.send_input(
+            {"type": "http.request", "body": piece, "more_body": start + CHUNK < len(payload)}
+        )
+
+    status, _, body = await answer(communicator)
+
+    assert status == 200, body
+    assert json.loads(body)["board"] == "X...O...."
