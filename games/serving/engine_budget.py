@@ -184,6 +184,14 @@ def _discard_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
+def shut_down() -> None:
+    """End the pool's processes (a new pool is made on the next search)."""
+    with _lock:
+        pool = _pool
+    if pool is not None:
+        _discard_pool(pool)
+
+
 def _run(job, args: tuple, budget: float):
     if not getattr(settings, "ENGINE_PROCESSES", False):
         return job(*args)
