@@ -103,3 +103,26 @@ class ChatRateLimited(ChatRefused):
     def __init__(self, message: str, *, retry_after: int):
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class EngineRefused(GameError):
+    """A search the engine will not make now for this request (games/serving/engine_budget.py):
+    the page or answer goes without it; ``retry_after`` seconds later it may be asked again."""
+
+    code = "engine_refused"
+
+    def __init__(self, message: str, *, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class EngineRateLimited(EngineRefused):
+    """This client asked the engine for more searches than its rate allows."""
+
+    code = "engine_rate_limited"
+
+
+class EngineBusy(EngineRefused):
+    """Every search slot of this server is taken: busy, try again in a moment."""
+
+    code = "engine_busy"

@@ -64,3 +64,14 @@ def pytest_collection_modifyitems(config, items):
     running in the main thread, where the asyncio tests (tests/live) cannot
     start theirs."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(autouse=True)
+def _engine_answers_forgotten():
+    """The engine budget keeps answers in the cache by position
+    (games/serving/engine_budget.py): each test asks the engine afresh, so a
+    test that patches the engine hears its own answer."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

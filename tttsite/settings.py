@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Who asks for the engine's searches, so each is counted against them (games/serving/engine_budget.py).
+    "games.serving.engine_budget.EngineClientMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
@@ -335,6 +337,16 @@ REST_FRAMEWORK = {
 # board), per page and per address; signed-in players have no limit
 # (games/learn/rate_limit.py).
 LEARN_RATE_ANON = os.environ.get("LEARN_RATE_ANON", "60/min")
+
+# The engine's searches on demand (hints, thinking, reviews, analysis, puzzles,
+# /api/analyse/; games/serving/engine_budget.py): searches per client (answers
+# from the cache are free), searches at once per server process (more are
+# refused, "busy", never queued), and whether they run in processes of their
+# own so a long search never slows the server's other requests.
+ENGINE_RATE_ANON = os.environ.get("ENGINE_RATE_ANON", "20/min")
+ENGINE_RATE_USER = os.environ.get("ENGINE_RATE_USER", "120/min")
+ENGINE_SLOTS = int(os.environ.get("ENGINE_SLOTS", "2"))
+ENGINE_PROCESSES = env_flag("ENGINE_PROCESSES", True)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "tttsite API",

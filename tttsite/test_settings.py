@@ -51,3 +51,9 @@ DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
 # are one "guest" asking hundreds of times a minute; the tests of the budget
 # itself set their own small one.
 LEARN_RATE_ANON = "100000/min"
+
+# The engine's budget (games/serving/engine_budget.py): the same one client,
+# searching in the test's own process (where tests can count the searches);
+# the budget's own tests set small rates and slots.
+ENGINE_RATE_ANON = ENGINE_RATE_USER = "100000/min"
+ENGINE_PROCESSES = False

@@ -17,7 +17,6 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import engine
 from games.accounts import services as accounts_services
 from games.api import serializers as s
 from games.api.responses import challenge_response, game_response, player_of
@@ -36,6 +35,7 @@ from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.models import PairingRequest
 from games.play import selectors, services
+from games.serving import engine_budget, engine_jobs
 
 #: Seconds the engine may think about a position for /api/analyse/. Every
 #: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
@@ -408,13 +408,30 @@ class AnalyseApi(APIView):
         "a plain minimax would visit. `line` is the line of best play from the position (the principal "
         f"variation), found in at most {LINE_BUDGET:g} more seconds; `complete: false` when it stops short "
         "of the end. A finished position has no cells to evaluate: `cells` and the line are empty. "
-        "An impossible position is a 400 whose message says why. Open to anyone, with a tighter rate limit.",
+        "An impossible position is a 400 whose message says why. Open to anyone, with a tighter rate limit, "
+        "and the engine's own budget: a position asked before is answered from memory; a client past its "
+        "searches a minute hears 429 (`engine_rate_limited`), and a server whose search slots are all taken "
+        "503 (`engine_busy`), both with Retry-After.",
     )
     def post(self, request):
         board = _input(s.AnalyseInputSerializer, request.data)["board"]
-        analysis = engine.analyse(board, budget=ANALYSE_BUDGET)
-        line = engine.principal_variation(board, budget=LINE_BUDGET)
+        position = str(board)
+        analysis, line = engine_budget.search(
+            engine_jobs.analysis_and_line,
+            position,
+            ANALYSE_BUDGET,
+            LINE_BUDGET,
+            budget=ANALYSE_BUDGET + LINE_BUDGET,
+            kind="analyse-api",
+            key=position,
+            complete=_complete,
+        )
         return Response(s.AnalysisSerializer.of(board, analysis, line).data)
+
+
+def _complete(found) -> bool:
+    analysis, line = found
+    return analysis.exact and line.complete
 
 
 # --------------------------------------------------------------------------

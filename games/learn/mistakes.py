@@ -28,6 +28,7 @@ from games.learn.rate_limit import limited_for_guests
 from games.play import selectors
 from games.play.models import Game, Status
 from games.play.players import current_player
+from games.serving import engine_budget
 
 SIDES = ("X", "O", "both")
 
@@ -143,11 +144,11 @@ def mistakes_page(request, pk: int):
             name = reviews.cell_name(cell, board.size)
             errors.append(f"{name[:1].upper()}{name[1:]} is taken already: choose an empty cell.")
         else:
-            analysis = engine.analyse(board)
+            analysis = engine_budget.analysis(board, engine.DEFAULT_BUDGET)
             answer = reviews.judge_answer(board, move, cell, analysis)
     shown = bool(chosen.get("show"))
     if shown and analysis is None:
-        analysis = engine.analyse(board)
+        analysis = engine_budget.analysis(board, engine.DEFAULT_BUDGET)
     solved = shown or (answer is not None and answer.keeps)
     context.update(
         move=move,

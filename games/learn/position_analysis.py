@@ -13,7 +13,6 @@ line says "not solved in time" rather than guess.
 
 from __future__ import annotations
 
-import time
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -21,7 +20,7 @@ from django.core.cache import cache
 
 from games import engine
 from games.learn import explain
-from games.serving import outages
+from games.serving import engine_budget, engine_jobs, outages
 
 #: Seconds of the page's budget the analysis may use; the line has the rest.
 ANALYSIS_SHARE = 0.6
@@ -53,9 +52,12 @@ def position_analysis(board: engine.Board, budget: float | None = None) -> Posit
     kept = _kept(board)
     if kept is None:
         budget = engine.DEFAULT_BUDGET if budget is None else budget
-        deadline = time.perf_counter() + max(0.0, budget - MARGIN)
-        analysis = engine.analyse(board, budget=budget * ANALYSIS_SHARE)
-        line = engine.principal_variation(board, budget=min(LINE_BUDGET, max(0.0, deadline - time.perf_counter())))
+        share = budget * ANALYSIS_SHARE
+        line_budget = min(LINE_BUDGET, max(0.0, budget - MARGIN - share))
+        # Within the engine budget (games/serving/engine_budget.py): counted, in a free slot.
+        analysis, line = engine_budget.search(
+            engine_jobs.analysis_and_line, str(board), share, line_budget, budget=share + line_budget
+        )
         _keep(board, analysis, line)
     else:
         analysis, line = kept

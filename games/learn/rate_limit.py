@@ -21,8 +21,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.shortcuts import render
 
+from games.errors import EngineRefused
 from games.serving import outages
 from games.serving.clients import client_address
+from games.serving.http import status_of
 
 DEFAULT_RATE = "60/min"
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -56,18 +58,32 @@ def seconds_to_wait(request, page: str) -> int | None:
 
 
 def limited_for_guests(page: str):
-    """A page view decorator: past the guests' budget, the styled 429 page instead."""
+    """A page view decorator: past the guests' budget, the styled 429 page
+    instead; a search the engine budget refuses, that page with its reason
+    (429, or 503 when the engine is busy)."""
 
     def decorate(view):
         @wraps(view)
         def limited(request, *args, **kwargs):
             wait = seconds_to_wait(request, page)
             if wait is None:
-                return view(request, *args, **kwargs)
-            response = render(request, "learn/rate_limited.html", {"seconds": wait}, status=429)
-            response["Retry-After"] = str(wait)
-            return response
+                try:
+                    return view(request, *args, **kwargs)
+                except EngineRefused as refusal:  # the engine budget (games/serving/engine_budget.py)
+                    return _refused(request, refusal.retry_after, refusal.message, status_of(refusal))
+            return _refused(request, wait)
 
         return limited
 
     return decorate
+
+
+def _refused(request, wait: int, message: str = "", status: int = 429):
+    response = render(
+        request,
+        "learn/rate_limited.html",
+        {"seconds": wait, "message": message, "response_status": status},
+        status=status,
+    )
+    response["Retry-After"] = str(wait)
+    return response

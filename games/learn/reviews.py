@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 
 from games import engine
-from games.serving import outages
+from games.serving import engine_budget, engine_jobs, outages
 
 #: Seconds each line on a page may take (4x4 and 5x5; 3x3 is a table look-up).
 LESSON_LINE_BUDGET = 2.0
@@ -209,8 +209,8 @@ def _lesson_lines(game, move: engine.MoveReview, budget: float) -> tuple[engine.
         if lines is not None:
             return lines
     before = game.board_at(move.ply)
-    better = engine.principal_variation(before.play(move.best_cells[0]), budget=budget)
-    played = engine.principal_variation(before.play(move.cell), budget=budget)
+    better = engine_budget.search(engine_jobs.line, str(before.play(move.best_cells[0])), budget, budget=budget)
+    played = engine_budget.search(engine_jobs.line, str(before.play(move.cell)), budget, budget=budget)
     lines = (better, played)
     with suppress(*outages.REDIS_DOWN):
         cache.set(key, lines, _KEEP_COMPLETE if better.complete and played.complete else _KEEP_PARTIAL)
@@ -263,7 +263,8 @@ def better_moves(game, review: engine.Review, budget: float = REVIEW_LINES_BUDGE
         if move.label in engine.LABELS[1:] and move.best_cells:
             cell = move.best_cells[0]
             left = max(0.0, deadline - time.perf_counter())
-            found[move.ply] = BetterMove(cell, engine.principal_variation(board.play(cell), budget=left))
+            line = engine_budget.search(engine_jobs.line, str(board.play(cell)), left, budget=left)
+            found[move.ply] = BetterMove(cell, line)
         board = board.play(move.cell)
     complete = all(better.line.complete for better in found.values())
     with suppress(*outages.REDIS_DOWN):

@@ -1,6 +1,8 @@
 """Checking a learner's answer to a puzzle, move by move, with the engine.
 
-Pure Python over the engine, no Django. What the learner played arrives from
+Plain Python over the engine; its searches go through the engine budget
+(games/serving/engine_budget.py), so a page or an API call that asks too much
+is refused (EngineRefused) rather than served. What the learner played arrives from
 a page's address or an API body, so nothing in it is trusted: the moves are
 replayed from the puzzle's position, each one judged by the engine's exact
 analysis, and the opponent's replies are the engine's own (never read from
@@ -15,6 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import engine
+from games.serving import engine_budget, engine_jobs
+
+#: Seconds the opponent's reply may take to find (the puzzles are forced wins: far less is needed).
+REPLY_BUDGET = 3.0
 
 #: Where an attempt stands: still going, won within the promise, or missed.
 SOLVING, SOLVED, FAILED = "solving", "solved", "failed"
@@ -125,7 +131,7 @@ def attempt(position: str, win_in: int, played) -> Attempt:
 def _judge(board: engine.Board, cell: int, moves_left: int) -> Step:
     """The learner plays ``cell`` with ``moves_left`` moves of the promise to go."""
     me, them = board.to_move, engine.other_side(board.to_move)
-    analysis = engine.analyse(board)
+    analysis = engine_budget.analysis(board, engine.DEFAULT_BUDGET)
     evaluation = analysis[cell]
     in_time = tuple(
         sorted(c for c, e in analysis.items() if e.outcome == "win" and e.plies is not None and e.plies <= moves_left)
@@ -159,8 +165,11 @@ def _judge(board: engine.Board, cell: int, moves_left: int) -> Step:
 def _best_reply(board: engine.Board) -> int:
     """The opponent's best reply: the first move of the line of best play, as the
     stored solution has it; if that line runs out of time, the perfect move."""
-    line = engine.principal_variation(board)
-    return line.cells[0] if line.cells else engine.best_move(board, "perfect", seed=0)
+    position = str(board)
+    line = engine_budget.search(engine_jobs.line, position, REPLY_BUDGET, budget=REPLY_BUDGET)
+    if line.cells:
+        return line.cells[0]
+    return engine_budget.search(engine_jobs.perfect_move, position, 0, budget=REPLY_BUDGET)
 
 
 def _the_answer(cells: tuple[int, ...]) -> str:

@@ -9,7 +9,7 @@ from django.db.models import F, Q, prefetch_related_objects
 
 from games import engine
 from games.play.models import Game, Result, Status
-from games.serving import outages
+from games.serving import engine_budget, engine_jobs, outages
 
 RESULT_FILTERS = {
     "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
@@ -128,7 +128,9 @@ def game_review(game: Game):
         review = cache.get(key)
         if review is not None:
             return review
-    review = engine.review(game.cells, size=game.size)
+    # Searched within the engine budget: counted against whoever asked, in a
+    # free slot (games/serving/engine_budget.py); EngineRefused otherwise.
+    review = engine_budget.search(engine_jobs.review, tuple(game.cells), game.size, budget=engine.REVIEW_BUDGET)
     # A review with a position not solved in time is kept ten minutes only: a
     # later try may solve it.
     with suppress(*outages.REDIS_DOWN):

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import engine
-from games.errors import GameError
+from games.errors import EngineRefused, GameError
 from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import ChallengeStatus
@@ -27,6 +27,7 @@ from games.play import chat_selectors, offers, selectors, services
 from games.play.forms import NewGameForm
 from games.play.models import Game
 from games.play.players import current_player
+from games.serving import engine_budget, engine_jobs
 from games.serving.http import status_of
 
 NUMPAD_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3")  # key for cells 0..8 on 3x3
@@ -90,21 +91,25 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     replaying = shown_ply != game.move_count
     board = game.board_at(shown_ply)
     your_turn = bool(side) and game.is_in_progress and not replaying and board.to_move == side
-    analysis = None
+    analysis = recommended = None
+    engine_refused = ""
     if (hint or thinking) and not board.is_game_over() and not replaying:
-        analysis = engine.analyse(board)
-    recommended = None
-    if hint and analysis and analysis.exact:
-        # The analysis is remembered by the engine: this costs no second search.
-        # An analysis with cells not solved in time recommends nothing rather than guess.
-        recommended = engine.best_move(board, "perfect", seed=game.seed + shown_ply)
+        try:
+            analysis, recommended = _engine_view(board, hint, seed=game.seed + shown_ply)
+        except EngineRefused as refusal:
+            # The page still renders, without the engine's view, saying why.
+            engine_refused = refusal.message
     winning = set(board.winning_line or ())
     last = game.cells[shown_ply - 1] if shown_ply else None
     size = game.size
     # A finished game teaches the move that led to the shown position: its
     # label, the better move (marked on the board) and the lines after both.
-    review = selectors.game_review(game)
-    lesson = learn_reviews.move_lesson(game, review, shown_ply - 1) if shown_ply else None
+    try:
+        review = selectors.game_review(game)
+        lesson = learn_reviews.move_lesson(game, review, shown_ply - 1) if shown_ply else None
+    except EngineRefused as refusal:
+        review = lesson = None
+        engine_refused = refusal.message
     better = set(lesson.better_cells) if lesson else set()
     cells = []
     for index, mark in enumerate(str(board)):
@@ -161,6 +166,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "thinking": thinking,
         "hint": hint,
         "recommended": recommended,
+        "engine_refused": engine_refused,
         "error": error,
         "x_name": game.player_name("X"),
         "o_name": game.player_name("O"),
@@ -168,6 +174,29 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "offers": offers.offers_for(game, side),
         "opponent_name": game.opponent_name(side) if side else "",
     }
+
+
+#: Seconds the engine may search for a hint or its thinking on a game page; a
+#: cell not solved by then is "not solved in time", and the hint then says nothing.
+HINT_BUDGET = 3.0
+
+
+def _engine_view(board: engine.Board, hint: bool, seed: int) -> tuple[engine.Analysis, int | None]:
+    """(the analysis of ``board``, the hint's cell or None), within the engine
+    budget: from the cache when asked before, else counted and searched."""
+    position = str(board)
+    if hint:
+        return engine_budget.search(
+            engine_jobs.hint,
+            position,
+            HINT_BUDGET,
+            seed,
+            budget=HINT_BUDGET,
+            kind="hint",
+            key=f"{position}:{seed}",
+            complete=lambda found: found[0].exact,
+        )
+    return engine_budget.analysis(board, HINT_BUDGET), None
 
 
 def _between_people(request, game: Game, side: str | None) -> dict:

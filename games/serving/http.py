@@ -7,7 +7,15 @@ ask here.
 
 from __future__ import annotations
 
-from games.errors import ChatRateLimited, GameError, InvalidInput, NotAPlayer, SignInLocked
+from games.errors import (
+    ChatRateLimited,
+    EngineBusy,
+    EngineRateLimited,
+    GameError,
+    InvalidInput,
+    NotAPlayer,
+    SignInLocked,
+)
 
 #: The most specific class wins: the table is read in order.
 STATUSES: list[tuple[type[GameError], int]] = [
@@ -15,10 +23,12 @@ STATUSES: list[tuple[type[GameError], int]] = [
     (NotAPlayer, 403),  # not yours to act on
     (SignInLocked, 429),  # too many failed sign-ins: wait
     (ChatRateLimited, 429),  # chat messages sent too fast: wait
+    (EngineRateLimited, 429),  # too many searches asked of the engine: wait
+    (EngineBusy, 503),  # every search slot of this server taken: try again in a moment
     (GameError, 409),  # well formed, but the game (or challenge, or account) refuses it now
 ]
 
 
 def status_of(error: GameError) -> int:
-    """The HTTP status of a refusal: 400, 403, 409 or 429."""
+    """The HTTP status of a refusal: 400, 403, 409, 429 or 503."""
     return next(status for cls, status in STATUSES if isinstance(error, cls))
