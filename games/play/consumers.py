@@ -9,6 +9,7 @@ message or a reconnection.
 from __future__ import annotations
 
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -18,6 +19,9 @@ from games.errors import GameError
 from games.play import live, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
+from games.serving import outages
+
+logger = logging.getLogger(__name__)
 
 # Close codes in the 4000 range are the application's own.
 CLOSE_NOT_SIGNED_IN = 4401
@@ -31,6 +35,19 @@ def in_a_thread(method):
     one socket's slow query or lock wait would hold up the moves of every
     other socket connected to the same process."""
     return database_sync_to_async(method, thread_sensitive=False)
+
+
+# No game has more moves than the largest board has cells (5x5): a ply or a
+# cell beyond this is not a number a page could have meant.
+LARGEST_NUMBER = 25
+
+
+def _whole_number(value: object, upper: int) -> int | None:
+    """``value`` when it is a JSON integer from 0 to ``upper``, else None: not
+    a float (4.0, Infinity, NaN), a string, a boolean or anything nested."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
+        return None
+    return value
 
 
 def _watchers_key(game_id: int) -> str:
@@ -49,7 +66,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(content, dict):
             await self.send_json({"type": "refused", "code": "malformed", "message": "send a JSON object"})
             return
-        await self.receive_json(content, **kwargs)
+        try:
+            await self.receive_json(content, **kwargs)
+        except Exception as error:
+            # A stopped service closes the socket with 4503 (games/serving/sockets.py);
+            # anything else is a bug, answered, so that the socket (and everything
+            # its disconnection would undo) stays.
+            if outages.service_down(error) is not None:
+                raise
+            logger.exception("a message on %s failed", self.scope.get("path"))
+            await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
 
 
 class GameConsumer(LiveConsumer):
@@ -97,7 +123,19 @@ class GameConsumer(LiveConsumer):
         if content.get("action") != "move":
             await self.send_json({"type": "refused", "code": "unknown_action", "message": "only moves are sent here"})
             return
-        refusal = await self._play(content.get("cell"), content.get("ply"))
+        # Checked here, in the order the services check them (ply, then cell):
+        # a number the services would choke on never reaches them.
+        ply = _whole_number(content.get("ply"), LARGEST_NUMBER)
+        if ply is None:
+            message = f"ply must be a whole number from 0 to {LARGEST_NUMBER}: the number of moves made"
+            await self.send_json({"type": "refused", "code": "invalid_ply", "message": message})
+            return
+        cell = _whole_number(content.get("cell"), LARGEST_NUMBER - 1)
+        if cell is None:
+            message = "cell must be a whole number: 0 is the top left cell, counted row by row"
+            await self.send_json({"type": "refused", "code": "invalid_cell", "message": message})
+            return
+        refusal = await self._play(cell, ply)
         if refusal is not None:
             await self.send_json(refusal)
 

@@ -154,8 +154,51 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
         ('{"action": "move", "cell": "4", "ply": []}', "invalid_ply"),
         ('{"action": "move", "cell": 99999999999999999999999, "ply": 0}', "invalid_cell"),
         ('{"action": "move\\u0000", "cell": 4}', "unknown_action"),
+        ('{"action": "move", "cell": 4, "ply": Infinity}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": -Infinity}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": NaN}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": 1e400}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": 99999999999999999999999}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": -1}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": 0.5}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": "0"}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": true}', "invalid_ply"),
+        ('{"action": "move", "cell": 4}', "invalid_ply"),
+        ('{"action": "move", "cell": Infinity, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": NaN, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": 4.0, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": {"x": [[[{}]]]}, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": -1, "ply": 0}', "invalid_cell"),
+        ('{"action": ["move"], "cell": 4, "ply": 0}', "unknown_action"),
+        ('{"action": {"move": 1}}', "unknown_action"),
     ],
-    ids=["text", "array", "string", "null", "nested", "wrong-types", "huge-int", "nul"],
+    ids=[
+        "text",
+        "array",
+        "string",
+        "null",
+        "nested",
+        "wrong-types",
+        "huge-int",
+        "nul",
+        "ply-infinity",
+        "ply-minus-infinity",
+        "ply-nan",
+        "ply-overflowing-float",
+        "ply-huge-int",
+        "ply-negative",
+        "ply-fraction",
+        "ply-string",
+        "ply-bool",
+        "ply-missing",
+        "cell-infinity",
+        "cell-nan",
+        "cell-float",
+        "cell-nested",
+        "cell-negative",
+        "action-array",
+        "action-object",
+    ],
 )
 async def test_a_hostile_frame_is_refused_and_the_socket_goes_on(frame, code):
     alice, bob, carol, game = await _players_and_game()
@@ -238,3 +281,25 @@ async def test_two_moves_sent_at_once_for_the_same_ply_store_one_and_refuse_the_
     assert [(event["code"], event["ply"]) for event in refusals] == [("stale_ply", 1)]  # the other is told
     await first.disconnect()
     await second.disconnect()
+
+
+async def test_a_message_that_fails_on_the_server_is_answered_and_the_watcher_still_counted_out(monkeypatch):
+    alice, bob, carol, game = await _players_and_game()
+
+    def broken(**kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(services, "game_play_move", broken)
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    await a.receive_json_from()
+    c, _, _ = await _connect(carol, f"/ws/games/{game.pk}/")
+    await c.receive_json_from()  # state
+    await c.receive_json_from()  # watchers: 1
+    assert (await a.receive_json_from())["watchers"] == 1
+    await c.send_json_to({"action": "move", "cell": 4, "ply": 0})
+    refusal = await c.receive_json_from()
+    assert (refusal["type"], refusal["code"]) == ("refused", "server_error") and refusal["message"]
+    await c.disconnect()
+    gone = await a.receive_json_from()
+    assert (gone["type"], gone["watchers"]) == ("watchers", 0)
+    await a.disconnect()
