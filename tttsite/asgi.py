@@ -13,20 +13,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tttsite.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_application = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.serving.sockets import CloseWhenServiceDown  # noqa: E402
+from games.serving.sockets import CloseWhenServiceDown, SocketCredentials  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        # Outside the session and user lookup: a stopped database or Redis
-        # closes the socket with 4503 wherever it is noticed.
-        "websocket": AllowedHostsOriginValidator(
-            CloseWhenServiceDown(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-        ),
+        # Outside the token, session and user lookup: a stopped database or
+        # Redis closes the socket with 4503 wherever it is noticed. Who may
+        # connect, from which origin: games/serving/sockets.py.
+        "websocket": CloseWhenServiceDown(SocketCredentials(URLRouter(websocket_urlpatterns))),
     }
 )

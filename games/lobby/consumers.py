@@ -13,7 +13,7 @@ class LobbyConsumer(LiveConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            await self.refuse(CLOSE_NOT_SIGNED_IN, "sign in to follow the lobby")
             return
         self.groups_joined = [live.lobby_group(), live.user_group(user.pk)]
         for group in self.groups_joined:

@@ -20,12 +20,11 @@ from games.play import live, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
 from games.serving import outages
+from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN
 
 logger = logging.getLogger(__name__)
 
-# Close codes in the 4000 range are the application's own.
-CLOSE_NOT_SIGNED_IN = 4401
-CLOSE_NO_SUCH_GAME = 4404
+__all__ = ["CLOSE_NOT_SIGNED_IN", "CLOSE_NO_SUCH_GAME", "GameConsumer", "LiveConsumer"]
 
 
 def in_a_thread(method):
@@ -77,6 +76,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             logger.exception("a message on %s failed", self.scope.get("path"))
             await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
 
+    async def refuse(self, code: int, reason: str):
+        """Accept, then close with ``code`` and ``reason``: a refused handshake
+        reaches a browser as a bare failure, with neither."""
+        await self.accept()
+        await self.close(code=code, reason=reason)
+
 
 class GameConsumer(LiveConsumer):
     """ws/games/<pk>/: the players and the spectators of one game.
@@ -93,11 +98,11 @@ class GameConsumer(LiveConsumer):
         self.guest_key = "" if signed_in else await self._guest_key()
         state = await self._state(user)
         if state is None:
-            await self.close(code=CLOSE_NO_SUCH_GAME)
+            await self.refuse(CLOSE_NO_SUCH_GAME, "no such game")
             return
         against_ai = state.pop("against_ai")
         if not signed_in and not against_ai:
-            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            await self.refuse(CLOSE_NOT_SIGNED_IN, "sign in to follow a game between people")
             return
         self.side = state["side"]
         self.group = live.game_group(self.game_id)

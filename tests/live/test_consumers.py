@@ -47,18 +47,30 @@ def _moves(game):
     return list(Move.objects.filter(game=game).order_by("ply").values_list("cell", flat=True))
 
 
-async def test_anonymous_connections_are_refused():
+async def _closed_with(communicator, code):
+    """Accepted, then closed with ``code`` and a reason: a browser hears both
+    (a refused handshake reaches it as a bare failure)."""
+    closing = await communicator.receive_output()
+    assert closing["type"] == "websocket.close" and closing["code"] == code
+    assert closing["reason"]
+    return closing["reason"]
+
+
+async def test_anonymous_connections_are_accepted_then_closed_with_4401():
     alice, bob, carol, game = await _players_and_game()
-    communicator, connected, code = await _connect(AnonymousUser(), f"/ws/games/{game.pk}/")
-    assert not connected and code == 4401
-    communicator, connected, code = await _connect(AnonymousUser(), "/ws/lobby/")
-    assert not connected and code == 4401
+    communicator, connected, _ = await _connect(AnonymousUser(), f"/ws/games/{game.pk}/")
+    assert connected
+    assert "sign in" in await _closed_with(communicator, 4401)
+    communicator, connected, _ = await _connect(AnonymousUser(), "/ws/lobby/")
+    assert connected
+    assert "sign in" in await _closed_with(communicator, 4401)
 
 
-async def test_an_unknown_game_is_refused():
+async def test_an_unknown_game_is_accepted_then_closed_with_4404():
     alice, *_ = await _players_and_game()
-    communicator, connected, code = await _connect(alice, "/ws/games/999999/")
-    assert not connected and code == 4404
+    communicator, connected, _ = await _connect(alice, "/ws/games/999999/")
+    assert connected
+    assert await _closed_with(communicator, 4404) == "no such game"
 
 
 async def test_moves_reach_both_players_in_order_with_no_gaps():
