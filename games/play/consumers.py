@@ -8,8 +8,10 @@ message or a reconnection.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -47,6 +49,18 @@ def _whole_number(value: object, upper: int) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
         return None
     return value
+
+
+#: A spectator counts for this many seconds unless its socket renews its
+#: presence, as every socket does every HEARTBEAT_SECONDS: a socket whose
+#: disconnection is never seen (its server stopped) stops counting.
+PRESENCE_SECONDS = 60
+HEARTBEAT_SECONDS = 20
+
+
+def _now() -> float:
+    # Wall time, not monotonic: several server processes share the cache.
+    return time.time()
 
 
 def _watchers_key(game_id: int) -> str:
@@ -108,20 +122,43 @@ class GameConsumer(LiveConsumer):
         self.group = live.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        watchers = await self._count_watcher(+1) if self.side is None else await self._watchers()
+        watchers, _ = await self._presence(here=True if self.side is None else None)
         await self.send_json({"type": "state", **state, "watchers": watchers})
         if self.side is None:
             await self._announce_watchers(watchers, state["ply"])
+        self.heartbeat = asyncio.ensure_future(self._beat())
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the socket ends, its heartbeat stops with it
+            heartbeat = getattr(self, "heartbeat", None)
+            if heartbeat is not None:
+                heartbeat.cancel()
 
     async def disconnect(self, code):
         group = getattr(self, "group", None)
         if group is None:
             return
+        self.heartbeat.cancel()
         await self.channel_layer.group_discard(group, self.channel_name)
         if self.side is None:
-            watchers = await self._count_watcher(-1)
+            watchers, _ = await self._presence(here=False)
             state = await self._state(self.scope["user"])
             await self._announce_watchers(watchers, state["ply"] if state else 0)
+
+    async def _beat(self):
+        """Renew this spectator's presence, and tell the game when the count
+        changed without anyone saying so (a spectator's server stopped)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                watchers, changed = await self._presence(here=True if self.side is None else None)
+                if changed:
+                    state = await self._state(self.scope.get("user"))
+                    await self._announce_watchers(watchers, state["ply"] if state else 0)
+            except Exception:  # a missed beat is made up by the next one
+                logger.warning("presence in game %s not renewed", self.game_id, exc_info=True)
 
     async def receive_json(self, content, **kwargs):
         """A move sent over the socket: {"action": "move", "cell": 4, "ply": 0}."""
@@ -189,18 +226,27 @@ class GameConsumer(LiveConsumer):
         return None
 
     @in_a_thread
-    def _count_watcher(self, delta: int) -> int:
-        key = _watchers_key(self.game_id)
-        cache.add(key, 0, timeout=None)
-        try:
-            return max(0, cache.incr(key, delta))
-        except ValueError:  # the key expired between add and incr
-            cache.set(key, max(0, delta), timeout=None)
-            return max(0, delta)
+    def _presence(self, *, here: bool | None) -> tuple[int, bool]:
+        """Mark this socket watching (``here``), gone (False) or neither
+        (None); drop every presence not renewed in time. The number watching,
+        and whether it differs from the number last told to the game.
 
-    @in_a_thread
-    def _watchers(self) -> int:
-        return max(0, cache.get(_watchers_key(self.game_id), 0))
+        Read and written whole: two sockets writing at once can lose one's
+        mark, which its next heartbeat puts back."""
+        key, now = _watchers_key(self.game_id), _now()
+        stored = cache.get(key)
+        if not isinstance(stored, dict):  # none yet, or expired with every socket gone
+            stored = {"until": {}, "told": 0}
+        until = {channel: deadline for channel, deadline in stored["until"].items() if deadline > now}
+        if here:
+            until[self.channel_name] = now + PRESENCE_SECONDS
+        elif here is False:
+            until.pop(self.channel_name, None)
+        watchers = len(until)
+        changed = watchers != stored["told"]
+        if here is not None or changed or len(until) != len(stored["until"]):
+            cache.set(key, {"until": until, "told": watchers}, timeout=PRESENCE_SECONDS * 2)
+        return watchers, changed
 
     async def _announce_watchers(self, watchers: int, ply: int):
         await self.channel_layer.group_send(

@@ -38,6 +38,13 @@ def _players_and_game():
 
 
 @database_sync_to_async
+def _user(username):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username, password="x")
+
+
+@database_sync_to_async
 def _move(game, user, cell, ply):
     services.game_play_move(game_id=game.pk, player=Player(user=user), cell=cell, ply=ply)
 
@@ -315,3 +322,36 @@ async def test_a_message_that_fails_on_the_server_is_answered_and_the_watcher_st
     gone = await a.receive_json_from()
     assert (gone["type"], gone["watchers"]) == ("watchers", 0)
     await a.disconnect()
+
+
+async def test_spectators_whose_disconnection_is_never_seen_stop_counting(monkeypatch):
+    """A socket's presence lasts a few seconds unless it renews it: a server
+    that stopped (its sockets never said goodbye) leaves no phantom watchers."""
+    from games.play import consumers
+
+    monkeypatch.setattr(consumers, "PRESENCE_SECONDS", 1, raising=False)
+    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.2, raising=False)
+    alice, bob, carol, game = await _players_and_game()
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    await a.receive_json_from()
+    c, _, _ = await _connect(carol, f"/ws/games/{game.pk}/")
+    assert (await c.receive_json_from())["watchers"] == 1
+    assert (await a.receive_json_from())["watchers"] == 1
+    c.future.cancel()  # carol's consumer stops without its disconnect handler running
+    gone = await a.receive_json_from(timeout=4)  # alice's own socket notices, with nobody joining or leaving
+    assert (gone["type"], gone["watchers"]) == ("watchers", 0)
+    assert await a.receive_nothing(timeout=0.6)  # said once, not at every heartbeat
+    # Carol's socket went on renewing for a while: alice, carol and everyone else's server stops.
+    c, _, _ = await _connect(carol, f"/ws/games/{game.pk}/")
+    assert (await c.receive_json_from())["watchers"] == 1
+    a.future.cancel()
+    c.future.cancel()
+    await asyncio.sleep(1.5)
+    # Started again: the count is the people watching now.
+    d, _, _ = await _connect(bob, f"/ws/games/{game.pk}/")
+    assert (await d.receive_json_from())["watchers"] == 0
+    dave = await _user("dave")
+    e, _, _ = await _connect(dave, f"/ws/games/{game.pk}/")
+    assert (await e.receive_json_from())["watchers"] == 1
+    await d.disconnect()
+    await e.disconnect()
