@@ -18,23 +18,20 @@ from games.serving.static import require_manifest  # noqa: E402
 # With DEBUG off and no collectstatic, every page would be a 500: refuse to start instead.
 require_manifest()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.serving.bodies import LimitRequestBody  # noqa: E402
-from games.serving.sockets import CloseWhenServiceDown  # noqa: E402
+from games.serving.sockets import CloseWhenServiceDown, SocketCredentials  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # Bodies over the limit, chunked or not, are refused before Django
         # reads (and spools) them.
         "http": LimitRequestBody(django_application),
-        # Outside the session and user lookup: a stopped database or Redis
-        # closes the socket with 4503 wherever it is noticed.
-        "websocket": AllowedHostsOriginValidator(
-            CloseWhenServiceDown(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-        ),
+        # Outside the token, session and user lookup: a stopped database or
+        # Redis closes the socket with 4503 wherever it is noticed. Who may
+        # connect, from which origin: games/serving/sockets.py.
+        "websocket": CloseWhenServiceDown(SocketCredentials(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -359,7 +359,8 @@ SPECTACULAR_SETTINGS = {
         '**Moves** are `{"cell", "ply"}`: 201 when played (with the AI\'s reply), 200 when the '
         "same move at the same ply was already played, 409 with the game when refused.\n\n"
         "**Rate limits**: per user and per anonymous client, tighter for analysis and sign-in; "
-        "a 429 says how long to wait in Retry-After."
+        "a 429 says how long to wait in Retry-After.\n\n"
+        "**Live updates** over WebSockets: [the AsyncAPI document](/api/asyncapi.yaml)."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

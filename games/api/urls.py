@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import chat, offers, puzzles, rematch, statistics, views
+from games.api import asyncapi, chat, offers, puzzles, rematch, statistics, views
 
 app_name = "api"
 
@@ -40,6 +40,8 @@ urlpatterns = [
     path("puzzles/<int:pk>/", puzzles.PuzzleDetailApi.as_view(), name="puzzle"),
     path("puzzles/<int:pk>/attempt/", puzzles.PuzzleAttemptApi.as_view(), name="puzzle-attempt"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The WebSockets' protocol (games/api/asyncapi.yaml).
+    path("asyncapi.yaml", asyncapi.asyncapi_document, name="asyncapi"),
     # Swagger UI with its start-up script served as a file (/api/docs/?script=),
     # not inline: the site's Content-Security-Policy allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

@@ -13,7 +13,7 @@ class LobbyConsumer(LiveConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            await self.refuse(CLOSE_NOT_SIGNED_IN, "sign in to follow the lobby")
             return
         self.groups_joined = [live.lobby_group(), live.user_group(user.pk)]
         for group in self.groups_joined:
@@ -27,7 +27,13 @@ class LobbyConsumer(LiveConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def lobby_event(self, event):
-        await self.send_json({key: value for key, value in event.items() if key != "type"} | {"type": event["event"]})
+        await self._forward(event)
 
     async def user_event(self, event):
-        await self.send_json({key: value for key, value in event.items() if key != "type"} | {"type": event["event"]})
+        await self._forward(event)
+
+    async def _forward(self, event):
+        """What a service published, as games/api/asyncapi.yaml describes it:
+        {"type": "challenge_created", "challenge": 5} (the layer's own keys dropped)."""
+        message = {key: value for key, value in event.items() if key not in ("type", "event")}
+        await self.send_json({"type": event["event"], **message})

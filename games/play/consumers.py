@@ -8,7 +8,10 @@ message or a reconnection.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -18,10 +21,12 @@ from games.errors import GameError
 from games.play import live, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
+from games.serving import outages
+from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN
 
-# Close codes in the 4000 range are the application's own.
-CLOSE_NOT_SIGNED_IN = 4401
-CLOSE_NO_SUCH_GAME = 4404
+logger = logging.getLogger(__name__)
+
+__all__ = ["CLOSE_NOT_SIGNED_IN", "CLOSE_NO_SUCH_GAME", "GameConsumer", "LiveConsumer"]
 
 
 def in_a_thread(method):
@@ -31,6 +36,31 @@ def in_a_thread(method):
     one socket's slow query or lock wait would hold up the moves of every
     other socket connected to the same process."""
     return database_sync_to_async(method, thread_sensitive=False)
+
+
+# No game has more moves than the largest board has cells (5x5): a ply or a
+# cell beyond this is not a number a page could have meant.
+LARGEST_NUMBER = 25
+
+
+def _whole_number(value: object, upper: int) -> int | None:
+    """``value`` when it is a JSON integer from 0 to ``upper``, else None: not
+    a float (4.0, Infinity, NaN), a string, a boolean or anything nested."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
+        return None
+    return value
+
+
+#: A spectator counts for this many seconds unless its socket renews its
+#: presence, as every socket does every HEARTBEAT_SECONDS: a socket whose
+#: disconnection is never seen (its server stopped) stops counting.
+PRESENCE_SECONDS = 60
+HEARTBEAT_SECONDS = 20
+
+
+def _now() -> float:
+    # Wall time, not monotonic: several server processes share the cache.
+    return time.time()
 
 
 def _watchers_key(game_id: int) -> str:
@@ -49,7 +79,22 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(content, dict):
             await self.send_json({"type": "refused", "code": "malformed", "message": "send a JSON object"})
             return
-        await self.receive_json(content, **kwargs)
+        try:
+            await self.receive_json(content, **kwargs)
+        except Exception as error:
+            # A stopped service closes the socket with 4503 (games/serving/sockets.py);
+            # anything else is a bug, answered, so that the socket (and everything
+            # its disconnection would undo) stays.
+            if outages.service_down(error) is not None:
+                raise
+            logger.exception("a message on %s failed", self.scope.get("path"))
+            await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
+
+    async def refuse(self, code: int, reason: str):
+        """Accept, then close with ``code`` and ``reason``: a refused handshake
+        reaches a browser as a bare failure, with neither."""
+        await self.accept()
+        await self.close(code=code, reason=reason)
 
 
 class GameConsumer(LiveConsumer):
@@ -67,37 +112,72 @@ class GameConsumer(LiveConsumer):
         self.guest_key = "" if signed_in else await self._guest_key()
         state = await self._state(user)
         if state is None:
-            await self.close(code=CLOSE_NO_SUCH_GAME)
+            await self.refuse(CLOSE_NO_SUCH_GAME, "no such game")
             return
         against_ai = state.pop("against_ai")
         if not signed_in and not against_ai:
-            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            await self.refuse(CLOSE_NOT_SIGNED_IN, "sign in to follow a game between people")
             return
         self.side = state["side"]
         self.group = live.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        watchers = await self._count_watcher(+1) if self.side is None else await self._watchers()
+        watchers, _ = await self._presence(here=True if self.side is None else None)
         await self.send_json({"type": "state", **state, "watchers": watchers})
         if self.side is None:
             await self._announce_watchers(watchers, state["ply"])
+        self.heartbeat = asyncio.ensure_future(self._beat())
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the socket ends, its heartbeat stops with it
+            heartbeat = getattr(self, "heartbeat", None)
+            if heartbeat is not None:
+                heartbeat.cancel()
 
     async def disconnect(self, code):
         group = getattr(self, "group", None)
         if group is None:
             return
+        self.heartbeat.cancel()
         await self.channel_layer.group_discard(group, self.channel_name)
         if self.side is None:
-            watchers = await self._count_watcher(-1)
+            watchers, _ = await self._presence(here=False)
             state = await self._state(self.scope["user"])
             await self._announce_watchers(watchers, state["ply"] if state else 0)
+
+    async def _beat(self):
+        """Renew this spectator's presence, and tell the game when the count
+        changed without anyone saying so (a spectator's server stopped)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                watchers, changed = await self._presence(here=True if self.side is None else None)
+                if changed:
+                    state = await self._state(self.scope.get("user"))
+                    await self._announce_watchers(watchers, state["ply"] if state else 0)
+            except Exception:  # a missed beat is made up by the next one
+                logger.warning("presence in game %s not renewed", self.game_id, exc_info=True)
 
     async def receive_json(self, content, **kwargs):
         """A move sent over the socket: {"action": "move", "cell": 4, "ply": 0}."""
         if content.get("action") != "move":
             await self.send_json({"type": "refused", "code": "unknown_action", "message": "only moves are sent here"})
             return
-        refusal = await self._play(content.get("cell"), content.get("ply"))
+        # Checked here, in the order the services check them (ply, then cell):
+        # a number the services would choke on never reaches them.
+        ply = _whole_number(content.get("ply"), LARGEST_NUMBER)
+        if ply is None:
+            message = f"ply must be a whole number from 0 to {LARGEST_NUMBER}: the number of moves made"
+            await self.send_json({"type": "refused", "code": "invalid_ply", "message": message})
+            return
+        cell = _whole_number(content.get("cell"), LARGEST_NUMBER - 1)
+        if cell is None:
+            message = "cell must be a whole number: 0 is the top left cell, counted row by row"
+            await self.send_json({"type": "refused", "code": "invalid_cell", "message": message})
+            return
+        refusal = await self._play(cell, ply)
         if refusal is not None:
             await self.send_json(refusal)
 
@@ -146,18 +226,27 @@ class GameConsumer(LiveConsumer):
         return None
 
     @in_a_thread
-    def _count_watcher(self, delta: int) -> int:
-        key = _watchers_key(self.game_id)
-        cache.add(key, 0, timeout=None)
-        try:
-            return max(0, cache.incr(key, delta))
-        except ValueError:  # the key expired between add and incr
-            cache.set(key, max(0, delta), timeout=None)
-            return max(0, delta)
+    def _presence(self, *, here: bool | None) -> tuple[int, bool]:
+        """Mark this socket watching (``here``), gone (False) or neither
+        (None); drop every presence not renewed in time. The number watching,
+        and whether it differs from the number last told to the game.
 
-    @in_a_thread
-    def _watchers(self) -> int:
-        return max(0, cache.get(_watchers_key(self.game_id), 0))
+        Read and written whole: two sockets writing at once can lose one's
+        mark, which its next heartbeat puts back."""
+        key, now = _watchers_key(self.game_id), _now()
+        stored = cache.get(key)
+        if not isinstance(stored, dict):  # none yet, or expired with every socket gone
+            stored = {"until": {}, "told": 0}
+        until = {channel: deadline for channel, deadline in stored["until"].items() if deadline > now}
+        if here:
+            until[self.channel_name] = now + PRESENCE_SECONDS
+        elif here is False:
+            until.pop(self.channel_name, None)
+        watchers = len(until)
+        changed = watchers != stored["told"]
+        if here is not None or changed or len(until) != len(stored["until"]):
+            cache.set(key, {"until": until, "told": watchers}, timeout=PRESENCE_SECONDS * 2)
+        return watchers, changed
 
     async def _announce_watchers(self, watchers: int, ply: int):
         await self.channel_layer.group_send(

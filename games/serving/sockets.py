@@ -1,16 +1,188 @@
-"""The WebSocket stack's answer to a stopped service: close, never crash."""
+"""The WebSocket stack around the consumers (tttsite/asgi.py): who is
+connecting (an API token, or the session of a page from the site itself), and
+the answer to a stopped service: close, never crash.
+
+A socket that is refused is accepted first and then closed with a code and a
+reason (a browser never hears the code of a refused handshake, only that it
+failed, and would try again forever). The codes are below; the protocol is
+described in games/api/asyncapi.yaml, served at /api/asyncapi.yaml.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+from urllib.parse import urlsplit
+
+from asgiref.sync import sync_to_async
+from channels.auth import AuthMiddlewareStack
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+from django.utils.http import is_same_domain
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.settings import api_settings
 
 from games.serving import outages
 
 logger = logging.getLogger(__name__)
 
+# Nobody signed in who may open this socket (no valid token, no session).
+CLOSE_NOT_SIGNED_IN = 4401
+# A page from another site, holding no token: the browser's cookies are not its own to use.
+CLOSE_FORBIDDEN_ORIGIN = 4403
+# No such game.
+CLOSE_NO_SUCH_GAME = 4404
 # Redis (the channel layer) or the database stopped: the page reloads what it
 # shows every few seconds instead, and keeps trying to reconnect.
 CLOSE_SERVICE_UNAVAILABLE = 4503
+
+#: Seconds a socket that came with no credential has to send {"action": "auth", ...}.
+AUTH_WAIT_SECONDS = 10
+
+
+def _header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def origin_allowed(scope) -> bool:
+    """Whether the socket's Origin is the site itself, scheme and port
+    included, or one of CSRF_TRUSTED_ORIGINS: the check Django's CSRF
+    middleware makes of an HTTPS form. No Origin is no browser page of ours."""
+    origin = _header(scope, b"origin")
+    if not origin:
+        return False
+    host = _header(scope, b"host") or ""
+    domain, _port = split_domain_port(host)
+    secure = scope.get("scheme") in ("wss", "https")
+    if domain and validate_host(domain, settings.ALLOWED_HOSTS):
+        if origin == f"{'https' if secure else 'http'}://{host}":
+            return True
+    trusted = settings.CSRF_TRUSTED_ORIGINS
+    if origin in trusted:
+        return True
+    try:
+        parsed = urlsplit(origin)
+    except ValueError:
+        return False
+    return any(
+        is_same_domain(parsed.netloc, urlsplit(entry).netloc.lstrip("*"))
+        for entry in trusted
+        if "*" in entry and urlsplit(entry).scheme == parsed.scheme
+    )
+
+
+def _token_class() -> type[TokenAuthentication]:
+    """The API's own token authentication (settings.REST_FRAMEWORK), so a
+    socket accepts exactly the tokens the API does."""
+    for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES:
+        if issubclass(cls, TokenAuthentication):
+            return cls
+    return TokenAuthentication
+
+
+@sync_to_async(thread_sensitive=False)
+def user_for_token(key: object):
+    """The active user whose API token ``key`` is, or None."""
+    if not isinstance(key, str) or not key or len(key) > 256:
+        return None
+    try:
+        user, _token = _token_class()().authenticate_credentials(key)
+    except AuthenticationFailed:
+        return None
+    return user
+
+
+def _token_in_header(value: str) -> str:
+    """The key of "Token <key>" ("" for any other scheme or shape)."""
+    parts = value.split()
+    keyword = _token_class().keyword
+    return parts[1] if len(parts) == 2 and parts[0].lower() == keyword.lower() else ""
+
+
+async def _close(send, code: int, reason: str) -> None:
+    await send({"type": "websocket.close", "code": code, "reason": reason})
+
+
+async def _accept_and_close(receive, send, code: int, reason: str) -> None:
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await _close(send, code, reason)
+
+
+class SocketCredentials:
+    """ASGI middleware: who the socket belongs to, put in ``scope["user"]``.
+
+    - ``Authorization: Token <key>`` on the handshake: the token's user. No
+      Origin check: a token is no ambient credential a foreign page could
+      borrow. The session is not read.
+    - An Origin that is the site itself (or trusted): the session, as pages use.
+    - Anything else (no Origin, as from a program, or another site's page):
+      the browser's cookies are ignored; the socket is accepted and its first
+      message must be ``{"action": "auth", "token": "<key>"}`` (browsers'
+      WebSocket API cannot set headers), else it is closed with 4403 (another
+      site's page) or 4401.
+
+    ``scope["credential"]`` says which: "token" or "session".
+    """
+
+    def __init__(self, app):
+        self.app = app
+        self.with_session = AuthMiddlewareStack(app)
+
+    async def __call__(self, scope, receive, send):
+        authorization = _header(scope, b"authorization")
+        if authorization is not None:
+            user = await user_for_token(_token_in_header(authorization))
+            if user is None:
+                return await _accept_and_close(receive, send, CLOSE_NOT_SIGNED_IN, "invalid token")
+            return await self.app({**scope, "user": user, "credential": "token"}, receive, send)
+        if origin_allowed(scope):
+            return await self.with_session({**scope, "credential": "session"}, receive, send)
+        return await self._first_message_auth(scope, receive, send)
+
+    async def _first_message_auth(self, scope, receive, send):
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        foreign = bool(_header(scope, b"origin"))
+        refusal = (
+            (CLOSE_FORBIDDEN_ORIGIN, 'origin not allowed: send {"action": "auth", "token": ...} first')
+            if foreign
+            else (CLOSE_NOT_SIGNED_IN, "not signed in: send an API token first")
+        )
+        try:
+            message = await asyncio.wait_for(receive(), AUTH_WAIT_SECONDS)
+        except TimeoutError:
+            return await _close(send, *refusal)
+        if message["type"] != "websocket.receive":
+            return
+        try:
+            content = json.loads(message.get("text") or "")
+        except (ValueError, RecursionError):
+            content = None
+        if not isinstance(content, dict) or content.get("action") != "auth":
+            return await _close(send, *refusal)
+        user = await user_for_token(content.get("token"))
+        if user is None:
+            return await _close(send, CLOSE_NOT_SIGNED_IN, "invalid token")
+        # The consumer starts as on any other socket; it is open already.
+        replay = [{"type": "websocket.connect"}]
+
+        async def receive_after():
+            return replay.pop() if replay else await receive()
+
+        async def send_after(message):
+            if message["type"] != "websocket.accept":
+                await send(message)
+
+        await self.app({**scope, "user": user, "credential": "token"}, receive_after, send_after)
 
 
 class CloseWhenServiceDown:

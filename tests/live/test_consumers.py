@@ -38,6 +38,13 @@ def _players_and_game():
 
 
 @database_sync_to_async
+def _user(username):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username, password="x")
+
+
+@database_sync_to_async
 def _move(game, user, cell, ply):
     services.game_play_move(game_id=game.pk, player=Player(user=user), cell=cell, ply=ply)
 
@@ -47,18 +54,30 @@ def _moves(game):
     return list(Move.objects.filter(game=game).order_by("ply").values_list("cell", flat=True))
 
 
-async def test_anonymous_connections_are_refused():
+async def _closed_with(communicator, code):
+    """Accepted, then closed with ``code`` and a reason: a browser hears both
+    (a refused handshake reaches it as a bare failure)."""
+    closing = await communicator.receive_output()
+    assert closing["type"] == "websocket.close" and closing["code"] == code
+    assert closing["reason"]
+    return closing["reason"]
+
+
+async def test_anonymous_connections_are_accepted_then_closed_with_4401():
     alice, bob, carol, game = await _players_and_game()
-    communicator, connected, code = await _connect(AnonymousUser(), f"/ws/games/{game.pk}/")
-    assert not connected and code == 4401
-    communicator, connected, code = await _connect(AnonymousUser(), "/ws/lobby/")
-    assert not connected and code == 4401
+    communicator, connected, _ = await _connect(AnonymousUser(), f"/ws/games/{game.pk}/")
+    assert connected
+    assert "sign in" in await _closed_with(communicator, 4401)
+    communicator, connected, _ = await _connect(AnonymousUser(), "/ws/lobby/")
+    assert connected
+    assert "sign in" in await _closed_with(communicator, 4401)
 
 
-async def test_an_unknown_game_is_refused():
+async def test_an_unknown_game_is_accepted_then_closed_with_4404():
     alice, *_ = await _players_and_game()
-    communicator, connected, code = await _connect(alice, "/ws/games/999999/")
-    assert not connected and code == 4404
+    communicator, connected, _ = await _connect(alice, "/ws/games/999999/")
+    assert connected
+    assert await _closed_with(communicator, 4404) == "no such game"
 
 
 async def test_moves_reach_both_players_in_order_with_no_gaps():
@@ -154,8 +173,51 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
         ('{"action": "move", "cell": "4", "ply": []}', "invalid_ply"),
         ('{"action": "move", "cell": 99999999999999999999999, "ply": 0}', "invalid_cell"),
         ('{"action": "move\\u0000", "cell": 4}', "unknown_action"),
+        ('{"action": "move", "cell": 4, "ply": Infinity}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": -Infinity}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": NaN}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": 1e400}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": 99999999999999999999999}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": -1}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": 0.5}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": "0"}', "invalid_ply"),
+        ('{"action": "move", "cell": 4, "ply": true}', "invalid_ply"),
+        ('{"action": "move", "cell": 4}', "invalid_ply"),
+        ('{"action": "move", "cell": Infinity, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": NaN, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": 4.0, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": {"x": [[[{}]]]}, "ply": 0}', "invalid_cell"),
+        ('{"action": "move", "cell": -1, "ply": 0}', "invalid_cell"),
+        ('{"action": ["move"], "cell": 4, "ply": 0}', "unknown_action"),
+        ('{"action": {"move": 1}}', "unknown_action"),
     ],
-    ids=["text", "array", "string", "null", "nested", "wrong-types", "huge-int", "nul"],
+    ids=[
+        "text",
+        "array",
+        "string",
+        "null",
+        "nested",
+        "wrong-types",
+        "huge-int",
+        "nul",
+        "ply-infinity",
+        "ply-minus-infinity",
+        "ply-nan",
+        "ply-overflowing-float",
+        "ply-huge-int",
+        "ply-negative",
+        "ply-fraction",
+        "ply-string",
+        "ply-bool",
+        "ply-missing",
+        "cell-infinity",
+        "cell-nan",
+        "cell-float",
+        "cell-nested",
+        "cell-negative",
+        "action-array",
+        "action-object",
+    ],
 )
 async def test_a_hostile_frame_is_refused_and_the_socket_goes_on(frame, code):
     alice, bob, carol, game = await _players_and_game()
@@ -238,3 +300,58 @@ async def test_two_moves_sent_at_once_for_the_same_ply_store_one_and_refuse_the_
     assert [(event["code"], event["ply"]) for event in refusals] == [("stale_ply", 1)]  # the other is told
     await first.disconnect()
     await second.disconnect()
+
+
+async def test_a_message_that_fails_on_the_server_is_answered_and_the_watcher_still_counted_out(monkeypatch):
+    alice, bob, carol, game = await _players_and_game()
+
+    def broken(**kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(services, "game_play_move", broken)
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    await a.receive_json_from()
+    c, _, _ = await _connect(carol, f"/ws/games/{game.pk}/")
+    await c.receive_json_from()  # state
+    await c.receive_json_from()  # watchers: 1
+    assert (await a.receive_json_from())["watchers"] == 1
+    await c.send_json_to({"action": "move", "cell": 4, "ply": 0})
+    refusal = await c.receive_json_from()
+    assert (refusal["type"], refusal["code"]) == ("refused", "server_error") and refusal["message"]
+    await c.disconnect()
+    gone = await a.receive_json_from()
+    assert (gone["type"], gone["watchers"]) == ("watchers", 0)
+    await a.disconnect()
+
+
+async def test_spectators_whose_disconnection_is_never_seen_stop_counting(monkeypatch):
+    """A socket's presence lasts a few seconds unless it renews it: a server
+    that stopped (its sockets never said goodbye) leaves no phantom watchers."""
+    from games.play import consumers
+
+    monkeypatch.setattr(consumers, "PRESENCE_SECONDS", 1, raising=False)
+    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.2, raising=False)
+    alice, bob, carol, game = await _players_and_game()
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    await a.receive_json_from()
+    c, _, _ = await _connect(carol, f"/ws/games/{game.pk}/")
+    assert (await c.receive_json_from())["watchers"] == 1
+    assert (await a.receive_json_from())["watchers"] == 1
+    c.future.cancel()  # carol's consumer stops without its disconnect handler running
+    gone = await a.receive_json_from(timeout=4)  # alice's own socket notices, with nobody joining or leaving
+    assert (gone["type"], gone["watchers"]) == ("watchers", 0)
+    assert await a.receive_nothing(timeout=0.6)  # said once, not at every heartbeat
+    # Carol's socket went on renewing for a while: alice, carol and everyone else's server stops.
+    c, _, _ = await _connect(carol, f"/ws/games/{game.pk}/")
+    assert (await c.receive_json_from())["watchers"] == 1
+    a.future.cancel()
+    c.future.cancel()
+    await asyncio.sleep(1.5)
+    # Started again: the count is the people watching now.
+    d, _, _ = await _connect(bob, f"/ws/games/{game.pk}/")
+    assert (await d.receive_json_from())["watchers"] == 0
+    dave = await _user("dave")
+    e, _, _ = await _connect(dave, f"/ws/games/{game.pk}/")
+    assert (await e.receive_json_from())["watchers"] == 1
+    await d.disconnect()
+    await e.disconnect()

@@ -52,7 +52,11 @@ def _site_socket(path, session):
     return WebsocketCommunicator(
         application,
         path,
-        headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode())],
+        headers=[
+            (b"host", b"127.0.0.1"),
+            (b"origin", b"http://127.0.0.1"),
+            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
+        ],
     )
 
 

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.live.players import alice_and_bob_in_a_game
@@ -171,6 +172,22 @@ def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers):
             assert response.status == 201
         heard = receive(bob_socket, "move")
         assert (heard["cell"], heard["ply"]) == (8, 1)
+
+
+def test_an_api_client_plays_over_a_socket_with_its_token_and_hears_why_one_is_closed(workers):
+    """What a generated API client does: the token in a header, no cookie, no
+    Origin; and uvicorn passes a refusal's reason on, with its code."""
+    alice, bob, game = alice_and_bob_in_a_game()
+    token = Token.objects.create(user=alice).key
+    first, _ = workers
+    with connect(f"ws://{first}/ws/games/{game.pk}/", additional_headers={"Authorization": f"Token {token}"}) as api:
+        assert receive(api, "state")["side"] == "X"
+        api.send(json.dumps({"action": "move", "cell": 4, "ply": 0}))
+        assert receive(api, "move", ply=1)["cell"] == 4
+    with connect(f"ws://{first}/ws/games/{game.pk}/", additional_headers={"Origin": f"http://{first}"}) as anonymous:
+        with pytest.raises(ConnectionClosed) as closed:
+            anonymous.recv(timeout=10)
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4401, "sign in to follow a game between people")
 
 
 def test_static_files_are_hashed_compressed_and_cached_for_ever(workers, collected_static):

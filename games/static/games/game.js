@@ -287,19 +287,28 @@
     var leaving = false;
     var expiredFetched = "";
     var polling = null;
+    var stoppedWhy = "";
 
     var INDICATOR = {
       connecting: ["connecting\u2026", "Connecting to the game"],
       live: ["live", "Moves appear as they are played"],
       offline: ["offline \u2014 refreshing every " + POLL_SECONDS + " s",
         "No live connection: the game is fetched from the server every " + POLL_SECONDS + " seconds while it reconnects"],
+      stopped: ["", "Reload the page to try again"],
+    };
+    // Closed for a reason that trying again will not change: the page says why
+    // and stops (the server's reason when it gave one).
+    var STOPPED = {
+      4401: "not live \u2014 sign in to follow this game",
+      4403: "not live \u2014 this page is not served by the site",
+      4404: "not live \u2014 no such game",
     };
 
     function showIndicator() {
       var indicator = root() && root().querySelector("[data-live-indicator]");
       if (indicator) {
         indicator.hidden = false;
-        indicator.textContent = INDICATOR[state][0];
+        indicator.textContent = state === "stopped" ? stoppedWhy : INDICATOR[state][0];
         indicator.className = "live-indicator live-indicator--" + (state === "live" ? "on" : "off");
         indicator.setAttribute("title", INDICATOR[state][1]);
       }
@@ -426,11 +435,13 @@
       socket.addEventListener("close", function (event) {
         socket = null;
         if (leaving) return;
-        // 4401: not signed in, 4404: no such game. Trying again will not help.
-        if (event.code === 4401 || event.code === 4404) {
+        // 4401: not signed in, 4403: another site's page, 4404: no such game.
+        // Trying again will not help: say why, and stop.
+        if (STOPPED[event.code]) {
           stopPolling();
-          var indicator = root() && root().querySelector("[data-live-indicator]");
-          if (indicator) indicator.hidden = true;
+          state = "stopped";
+          stoppedWhy = event.reason ? "not live \u2014 " + event.reason : STOPPED[event.code];
+          showIndicator();
           return;
         }
         // 4503 (a service behind the server is down) or a lost connection.

@@ -24,12 +24,13 @@
   var again = false;
   var live = false;
   var polling = null;
+  var stoppedWhy = "";  // closed for good (4401, 4403): why, shown instead of retrying
 
   function indicate() {
     var indicator = page.querySelector("[data-live-indicator]");
     if (!indicator) return;
     indicator.hidden = false;
-    indicator.textContent = live ? "live" : "offline \u2014 refreshing every " + POLL_SECONDS + " s";
+    indicator.textContent = stoppedWhy || (live ? "live" : "offline \u2014 refreshing every " + POLL_SECONDS + " s");
     indicator.className = "live-indicator live-indicator--" + (live ? "on" : "off");
   }
 
@@ -92,7 +93,15 @@
     socket.addEventListener("close", function (event) {
       socket = null;
       live = false;
-      if (leaving || event.code === 4401) return;
+      if (leaving) return;
+      // 4401: signed out meanwhile; 4403: another site's page. Trying again will not help.
+      if (event.code === 4401 || event.code === 4403) {
+        if (polling !== null) window.clearInterval(polling);
+        polling = null;
+        stoppedWhy = "not live \u2014 " + (event.reason || (event.code === 4401 ? "sign in to follow the lobby" : "this page is not served by the site"));
+        indicate();
+        return;
+      }
       // 4503 (a service behind the server is down) or a lost connection.
       if (polling === null) polling = window.setInterval(refresh, POLL_SECONDS * 1000);
       indicate();

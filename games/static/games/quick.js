@@ -97,7 +97,9 @@
     });
     socket.addEventListener("close", function (event) {
       socket = null;
-      if (leaving || event.code === 4401) return;
+      // 4401: signed out meanwhile; 4403: another site's page. Trying again will not help
+      // (checking in goes on, and says so).
+      if (leaving || event.code === 4401 || event.code === 4403) return;
       // Checking in goes on meanwhile: a lost socket only delays the news by a few seconds.
       var delay = BACKOFF[Math.min(attempt, BACKOFF.length - 1)];
       attempt += 1;
