@@ -79,6 +79,7 @@ def test_the_bigger_boards_are_played_the_same_way(as_alice, alice, variant):
     "data, field",
     [
         ({"cell": "4", "ply": 0}, "cell"),
+        ({"cell": "\u0664", "ply": 0}, "cell"),  # an Arabic-Indic four: a JSON integer only
         ({"cell": 4.5, "ply": 0}, "cell"),
         ({"cell": True, "ply": 0}, "cell"),
         ({"cell": None, "ply": 0}, "cell"),

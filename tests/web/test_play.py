@@ -92,6 +92,14 @@ def test_an_occupied_cell_is_refused_with_a_message_and_nothing_changes(client):
     assert "Move refused: cell 4 is occupied" in partial.content.decode()
 
 
+@pytest.mark.parametrize("cell", ["\u0664", "\uff14", "0_4"])
+def test_a_cell_in_other_than_ascii_digits_is_refused_and_nothing_changes(client, cell):
+    game = _start(client)
+    response = client.post(reverse("games:move", args=[game.pk]), {"cell": cell, "ply": "0"}, follow=True)
+    assert "is not a whole number" in response.content.decode()
+    assert Move.objects.filter(game=game).count() == 0
+
+
 def test_a_double_clicked_move_is_applied_once(client):
     game = _start(client)
     for _ in range(2):
