@@ -300,7 +300,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an anonymous request hears 401 with
         # "WWW-Authenticate: Token" rather than a bare 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.TokenAuthentication",
         "games.api.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -5,7 +5,18 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
 
+from games.accounts.models import ApiToken, token_digest
 from games.play.models import Game, Move
+
+
+def api_tokens(user) -> list[ApiToken]:
+    """``user``'s API tokens, newest first."""
+    return list(ApiToken.objects.filter(user=user))
+
+
+def api_token_for_key(key: str) -> ApiToken | None:
+    """The token whose key this is, with its user; None for no token."""
+    return ApiToken.objects.select_related("user").filter(digest=token_digest(key)).first()
 
 
 def users_with_games_played(users):

@@ -27,9 +27,9 @@ import redis
 from django.conf import settings
 from django.db import connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from websockets.sync.client import connect
 
+from games.accounts.services import api_token_create
 from tests.live.players import alice_and_bob_in_a_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -153,7 +153,7 @@ def test_players_on_different_workers_see_each_others_moves(workers):
 
 def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers):
     alice, bob, game = alice_and_bob_in_a_game()
-    token = Token.objects.create(user=alice).key
+    token = api_token_create(user=alice)
 
     first, second = workers
     with connect(
