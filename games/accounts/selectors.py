@@ -5,8 +5,21 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
 
+from games.accounts import usernames
 from games.accounts.models import ApiToken, token_digest
 from games.play.models import Game, Move
+
+
+def username_lookalike(name: str) -> str | None:
+    """The taken username that reads the same as ``name`` (same skeleton: case,
+    Cyrillic or Greek lookalikes, 0 for o), or None. Every username is read,
+    a few at a time: sign-up is rare and rate-limited."""
+    wanted = usernames.skeletons(name)
+    User = get_user_model()
+    for taken in User.objects.values_list(User.USERNAME_FIELD, flat=True).iterator(chunk_size=2000):
+        if wanted & usernames.skeletons(taken):
+            return taken
+    return None
 
 
 def api_tokens(user) -> list[ApiToken]:
