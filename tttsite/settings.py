@@ -330,6 +330,15 @@ REST_FRAMEWORK = {
 # (games/learn/rate_limit.py).
 LEARN_RATE_ANON = os.environ.get("LEARN_RATE_ANON", "60/min")
 
+# POSTs per client (signed-in user, else address) to the forms that take input;
+# past them a 429 page (games/serving/form_limits.py).
+FORM_RATES = {
+    "signin": os.environ.get("FORM_RATE_SIGNIN", "20/min"),
+    "signup": os.environ.get("FORM_RATE_SIGNUP", "10/hour"),
+    "password_reset": os.environ.get("FORM_RATE_PASSWORD_RESET", "10/hour"),
+    "challenge": os.environ.get("FORM_RATE_CHALLENGE", "30/min"),
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "tttsite API",
     "DESCRIPTION": (

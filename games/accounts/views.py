@@ -16,6 +16,7 @@ from games.accounts import exports, selectors, services
 from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused
 from games.play import selectors as play_selectors
+from games.serving.form_limits import limit_posts
 from games.stats import charts
 from games.stats import selectors as stats_selectors
 
@@ -34,6 +35,7 @@ def _next_url(request) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@limit_posts("signup")
 def signup(request):
     """Create an account with Django's UserCreationForm, sign in, go home
     (or back to ?next=, say an invite link)."""
