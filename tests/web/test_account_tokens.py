@@ -152,3 +152,10 @@ def test_an_account_holds_at_most_so_many_tokens_the_least_recently_used_going_f
     newest = services.api_token_create(user=user)
     assert ApiToken.objects.filter(user=user).count() == services.MAX_API_TOKENS
     assert works(keys[0]) and works(newest) and not works(keys[1])
+
+
+def test_the_admin_lists_tokens_without_their_keys_and_not_drf_s_own(admin_client, user):
+    key = services.api_token_create(user=user, name="my script")
+    html = admin_client.get("/admin/games/apitoken/").content.decode()
+    assert "my script" in html and key[:8] in html and key not in html
+    assert "/admin/authtoken/" not in admin_client.get("/admin/").content.decode()
