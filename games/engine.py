@@ -36,6 +36,7 @@ from games.rules import (
     other_side,
     side_to_move,
 )
+from games.rules import whole_number as whole_number
 
 # Public too, though not in __all__: the score of a win, and the budgets and
 # limits that callers and tests refer to ("X as X" marks a re-export).

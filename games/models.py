@@ -5,6 +5,7 @@ migrations folder), so their tables and migrations are those the app always had.
 Code imports a model from its domain, not from here.
 """
 
+from games.accounts.models import ApiToken
 from games.learn.models import Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
@@ -12,6 +13,7 @@ from games.play.models import Game, Move
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
 
 __all__ = [
+    "ApiToken",
     "Challenge",
     "ChatMessage",
     "ChatMute",

@@ -15,6 +15,7 @@ the rest of the site reaches all of this through ``games.engine``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -29,6 +30,23 @@ class IllegalMoveError(ValueError):
 
 class InvalidPositionError(ValueError):
     """A position string that cannot be parsed or could not arise in a game."""
+
+
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,18}")
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an int, when it is one (not a bool) or a string of ASCII
+    digits (a minus first, spaces around, as a form sends it); None otherwise.
+    ``int()`` alone also takes "\u0663" (an Arabic-Indic three), "1_0", "+4",
+    4.7 and infinity's OverflowError; cells and plies are ASCII digits only."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip(" \t\r\n")):
+        return int(value.strip(" \t\r\n"))
+    return None
 
 
 # --------------------------------------------------------------------------

@@ -308,7 +308,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an anonymous request hears 401 with
         # "WWW-Authenticate: Token" rather than a bare 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.TokenAuthentication",
         "games.api.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -347,6 +347,15 @@ ENGINE_RATE_ANON = os.environ.get("ENGINE_RATE_ANON", "20/min")
 ENGINE_RATE_USER = os.environ.get("ENGINE_RATE_USER", "120/min")
 ENGINE_SLOTS = int(os.environ.get("ENGINE_SLOTS", "2"))
 ENGINE_PROCESSES = env_flag("ENGINE_PROCESSES", True)
+
+# POSTs per client (signed-in user, else address) to the forms that take input;
+# past them a 429 page (games/serving/form_limits.py).
+FORM_RATES = {
+    "signin": os.environ.get("FORM_RATE_SIGNIN", "20/min"),
+    "signup": os.environ.get("FORM_RATE_SIGNUP", "10/hour"),
+    "password_reset": os.environ.get("FORM_RATE_PASSWORD_RESET", "10/hour"),
+    "challenge": os.environ.get("FORM_RATE_CHALLENGE", "30/min"),
+}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "tttsite API",

@@ -9,14 +9,18 @@ from django.contrib.auth.admin import UserAdmin
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import ngettext
+from rest_framework.authtoken.models import TokenProxy
 
 from games.accounts import selectors, services
+from games.accounts.models import ApiToken
 from games.errors import AccountRefused
 from games.play.admin import PlayerFilter
 
 User = get_user_model()
 
 admin.site.unregister(User)
+# DRF's one token per user is no longer what the API reads (ApiToken below).
+admin.site.unregister(TokenProxy)
 
 
 @admin.register(User)
@@ -53,3 +57,20 @@ class PlayerAdmin(UserAdmin):
         url = reverse("admin:games_game_changelist") + f"?{PlayerFilter.parameter_name}={user.pk}"
         count = user.games_played
         return format_html('<a href="{}">{}</a>', url, ngettext("%d game", "%d games", count) % count)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Players' API tokens: who holds which, when made and last used; deleting
+    one revokes it. Tokens are made by players (only they see the key)."""
+
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at")
+    list_select_related = ("user",)
+    search_fields = ("user__username", "name", "prefix")
+    readonly_fields = ("user", "name", "prefix", "created_at", "last_used_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -93,10 +93,23 @@ def games_json(user, games: Iterable[Game], site_url: str = "") -> Iterator[str]
     yield "".join(piece) + "\n ]\n}\n"
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A value a spreadsheet shows as text: one that would start a formula
+    ("=HYPERLINK(...)", "@SUM(...)", "-1+1") gets a leading single quote, as
+    OWASP recommends. Usernames may begin with "@", "+" or "-", and one made
+    in the admin or before the validator may hold anything."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def games_csv(user, games: Iterable[Game], site_url: str = "") -> Iterator[str]:
     """One row per game, the moves as the cells played in order, separated by
-    spaces ("4 0 8"). Usernames hold only letters, digits and @.+-_ (no "=",
-    no brackets), so no cell can carry a spreadsheet formula."""
+    spaces ("4 0 8"); every cell that could start a formula is made text (csv_cell)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
@@ -104,7 +117,7 @@ def games_csv(user, games: Iterable[Game], site_url: str = "") -> Iterator[str]:
     for game in games:
         row = game_export(game, user, site_url)
         row["moves"] = " ".join(str(move["cell"]) for move in row["moves"])
-        writer.writerow(row)
+        writer.writerow({column: csv_cell(value) for column, value in row.items()})
         rows += 1
         if rows % GAMES_PER_PIECE == 0:
             yield buffer.getvalue()

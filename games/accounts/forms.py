@@ -3,6 +3,8 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from games.accounts import selectors
+
 
 class SignUpForm(UserCreationForm):
     """Django's own sign-up form, plus an optional e-mail for password resets."""
@@ -15,6 +17,19 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self):
+        """A name nobody could mistake for a taken one: not the same but for
+        case, nor written with lookalike letters (selectors.username_lookalike)."""
+        username = super().clean_username()  # Django refuses one taken but for case
+        if username and not self.has_error("username"):
+            taken = selectors.username_lookalike(username)
+            if taken is not None:
+                raise forms.ValidationError(
+                    f"That username looks too much like “{taken}”, which is taken. Choose another.",
+                    code="lookalike",
+                )
+        return username
 
 
 class AccountDeleteForm(forms.Form):

@@ -5,7 +5,31 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
 
+from games.accounts import usernames
+from games.accounts.models import ApiToken, token_digest
 from games.play.models import Game, Move
+
+
+def username_lookalike(name: str) -> str | None:
+    """The taken username that reads the same as ``name`` (same skeleton: case,
+    Cyrillic or Greek lookalikes, 0 for o), or None. Every username is read,
+    a few at a time: sign-up is rare and rate-limited."""
+    wanted = usernames.skeletons(name)
+    User = get_user_model()
+    for taken in User.objects.values_list(User.USERNAME_FIELD, flat=True).iterator(chunk_size=2000):
+        if wanted & usernames.skeletons(taken):
+            return taken
+    return None
+
+
+def api_tokens(user) -> list[ApiToken]:
+    """``user``'s API tokens, newest first."""
+    return list(ApiToken.objects.filter(user=user))
+
+
+def api_token_for_key(key: str) -> ApiToken | None:
+    """The token whose key this is, with its user; None for no token."""
+    return ApiToken.objects.select_related("user").filter(digest=token_digest(key)).first()
 
 
 def users_with_games_played(users):

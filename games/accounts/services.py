@@ -1,16 +1,20 @@
 """An account's writes: the games a guest played handed to their new account,
-the API token, and leaving the site.
+the API tokens, and leaving the site.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth import authenticate, get_user_model
 from django.db import transaction
-from rest_framework.authtoken.models import Token
+from django.db.models import F
+from django.utils import timezone
 
 from games.accounts import lockout
+from games.accounts.models import ApiToken, token_digest
 from games.accounts.selectors import is_last_superuser
 from games.errors import AccountRefused, ChallengeRefused, GameError, InvalidInput, SignInLocked
 from games.lobby.models import Challenge, ChallengeKind
@@ -48,8 +52,51 @@ def auth_token_issue(*, username: str, password: str, request=None) -> str:
         raise SignInLocked(lockout.message(seconds), retry_after=seconds)
     if user is None:
         raise InvalidInput("unable to sign in with that username and password", code="invalid_credentials")
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return api_token_create(user=user)
+
+
+#: Tokens one account may hold: the oldest used go first past this.
+MAX_API_TOKENS = 20
+
+#: How stale a token's "last used" may be: it is written at most this often.
+LAST_USED_EVERY = timedelta(minutes=1)
+
+
+def api_token_create(*, user, name: str = "API token") -> str:
+    """A new token for ``user``; its key, which is shown this once (only its
+    digest is stored). Past MAX_API_TOKENS the least recently used go."""
+    key = secrets.token_hex(20)
+    with transaction.atomic():
+        ApiToken.objects.create(user=user, name=name[:64], digest=token_digest(key), prefix=key[:8])
+        # Never used counts as the oldest use, by when it was made.
+        kept = ApiToken.objects.filter(user=user).order_by(
+            F("last_used_at").desc(nulls_last=True), "-created_at", "-pk"
+        )[:MAX_API_TOKENS]
+        ApiToken.objects.filter(user=user).exclude(pk__in=list(kept.values_list("pk", flat=True))).delete()
+    return key
+
+
+def api_token_used(*, token: ApiToken) -> None:
+    """Note that ``token`` opened a request: at most once a minute, so the
+    busiest client costs one small write a minute."""
+    now = timezone.now()
+    if token.last_used_at is not None and now - token.last_used_at < LAST_USED_EVERY:
+        return
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    token.last_used_at = now
+
+
+def api_token_revoke(*, user, token_id: int) -> bool:
+    """Revoke one of ``user``'s tokens; False if they hold no such token (revoked already)."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return bool(deleted)
+
+
+def api_tokens_revoke_all(*, user) -> int:
+    """Revoke every token of ``user`` (a password changed or reset, or asked on
+    the tokens page); how many there were."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
 """Receivers that connect Django's events to the games' services."""
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from games.accounts import services
@@ -19,3 +22,22 @@ def adopt_guest_games(sender, request, user, **kwargs):
         messages.info(request, "The game you played as a guest is in your history now.")
     elif adopted:
         messages.info(request, f"The {adopted} games you played as a guest are in your history now.")
+
+
+@receiver(pre_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.notice_password_change")
+def notice_password_change(sender, instance, update_fields=None, **kwargs):
+    """Mark a user whose password is about to change, however it changes (the
+    password change and reset pages, the admin, ``changepassword``)."""
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = get_user_model().objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    instance._password_changed = stored is not None and stored != instance.password
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.revoke_tokens_on_password_change")
+def revoke_tokens_on_password_change(sender, instance, **kwargs):
+    """A new password revokes every API token: whoever had the old one (and
+    made a token with it) is locked out of the API as of the pages."""
+    if getattr(instance, "_password_changed", False):
+        instance._password_changed = False
+        services.api_tokens_revoke_all(user=instance)

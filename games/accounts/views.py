@@ -10,12 +10,13 @@ from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.accounts import exports, selectors, services
 from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused
 from games.play import selectors as play_selectors
+from games.serving.form_limits import limit_posts
 from games.stats import charts
 from games.stats import selectors as stats_selectors
 
@@ -34,6 +35,7 @@ def _next_url(request) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@limit_posts("signup")
 def signup(request):
     """Create an account with Django's UserCreationForm, sign in, go home
     (or back to ?next=, say an invite link)."""
@@ -85,6 +87,38 @@ def profile(request, username):
 def account(request):
     """What the site keeps about you, the downloads, and the way out."""
     return render(request, "games/account.html", {"record": stats_selectors.player_record(request.user)})
+
+
+@require_GET
+@login_required
+@never_cache
+def account_tokens(request):
+    """Your API tokens: when each was made and last used, a button to revoke
+    each, and one to revoke them all."""
+    return render(request, "games/account_tokens.html", {"tokens": selectors.api_tokens(request.user)})
+
+
+@require_POST
+@login_required
+def account_token_revoke(request, pk: int):
+    """Revoke one token; a second click (or another tab) finds it gone and says so."""
+    if services.api_token_revoke(user=request.user, token_id=pk):
+        messages.success(request, "The token is revoked: programs using it are signed out of the API.")
+    else:
+        messages.info(request, "That token was revoked already.")
+    return redirect("games:account_tokens")
+
+
+@require_POST
+@login_required
+def account_tokens_revoke_all(request):
+    """Revoke every token of the account."""
+    count = services.api_tokens_revoke_all(user=request.user)
+    if count:
+        messages.success(request, f"All your API tokens ({count}) are revoked.")
+    else:
+        messages.info(request, "You had no API tokens to revoke.")
+    return redirect("games:account_tokens")
 
 
 async def _pieces_async(pieces):

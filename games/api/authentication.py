@@ -5,6 +5,24 @@ from __future__ import annotations
 from drf_spectacular.authentication import SessionScheme
 from rest_framework import authentication, exceptions
 
+from games.accounts import selectors as account_selectors
+from games.accounts import services as account_services
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's "Authorization: Token <key>", the keys being the account's own API
+    tokens (games.accounts.models.ApiToken: several per account, stored as
+    digests, revocable), each use noted at most once a minute."""
+
+    def authenticate_credentials(self, key):
+        token = account_selectors.api_token_for_key(key)
+        if token is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        account_services.api_token_used(token=token)
+        return (token.user, token)
+
 
 class CsrfFailed(exceptions.PermissionDenied):
     default_detail = "CSRF check failed."

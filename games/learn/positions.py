@@ -170,7 +170,7 @@ def _read_moves(start: engine.Board, text: str | None) -> tuple[tuple[int, ...],
     for number, part in enumerate(text.split(","), start=1):
         part = part.strip()
         try:
-            if not re.fullmatch(r"\d{1,2}", part):
+            if not re.fullmatch(r"[0-9]{1,2}", part):
                 raise engine.InvalidMoveError(f"{part!r} is not a cell (cells are 0 to {start.size**2 - 1})")
             cell = int(part)
             if board.is_game_over():  # said once, not "cannot be played: cell 5 cannot be played"
@@ -188,7 +188,7 @@ def _read_ply(link: AnalysisLink, text: str | None) -> tuple[int | None, Problem
         return None, None
     first, last = link.first_ply, link.last_ply
     text = text.strip()
-    if not re.fullmatch(r"\d{1,3}", text):
+    if not re.fullmatch(r"[0-9]{1,3}", text):
         return None, Problem("ply", f"The ply {text[:10]!r} is not a number of moves. Showing the last position.")
     ply = int(text)
     if first <= ply <= last:

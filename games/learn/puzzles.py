@@ -82,7 +82,7 @@ def _cells(text: str) -> list[int]:
         part = part.strip()
         if not part:
             continue
-        if not part.isdigit() or len(part) > 2:
+        if not (part.isascii() and part.isdigit()) or len(part) > 2:
             raise ValueError(f"{part[:10]!r} is not a cell")
         cells.append(int(part))
     if len(cells) > 13:  # the learner's moves on a full 5x5 board

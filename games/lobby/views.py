@@ -24,6 +24,7 @@ from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus, Pairin
 from games.play import selectors as play_selectors
 from games.play.models import Game
 from games.play.views import game_action
+from games.serving.form_limits import limit_posts
 
 # Refusals of the opponent's name belong next to the username field.
 USERNAME_ERRORS = {"unknown_player", "self_challenge"}
@@ -65,6 +66,7 @@ def lobby(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limit_posts("challenge")
 def challenge_new(request):
     """Offer a game: in the lobby, to a named player, or as an invite link."""
     form = ChallengeForm(request.POST or None)

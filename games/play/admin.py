@@ -57,7 +57,7 @@ class PlayerFilter(admin.SimpleListFilter):
         value = self.value()
         if value is None:
             return None
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise IncorrectLookupParameters(f"player {value!r} is not a user id")
         return int(value)
 

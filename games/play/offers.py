@@ -225,10 +225,10 @@ def _take_back(game: Game, count: int, side: str) -> None:
 
 
 def _whole_number(ply: object, game: Game) -> int:
-    try:
-        return int(str(ply).strip())
-    except ValueError:
-        raise InvalidInput(f"ply {ply!r} is not a whole number", code="invalid_ply", game=game) from None
+    number = engine.whole_number(ply)
+    if number is None:
+        raise InvalidInput(f"ply {ply!r} is not a whole number", code="invalid_ply", game=game)
+    return number
 
 
 def _clock_field(side: str) -> str:

@@ -35,11 +35,19 @@ def new_guest_key() -> str:
 
 
 def current_player(request, *, create_guest: bool = False) -> Player:
-    """The person behind a request: the signed-in user, or a guest by session key
-    (made now when ``create_guest`` and they have none yet)."""
+    """The person behind a request: the signed-in user, or a guest by session key.
+
+    ``create_guest`` is for a guest starting a game: the key is made now if they
+    have none yet, and the session gets a new id (its data kept, as Django's
+    login() does). A session id planted in the browser beforehand, known to
+    whoever planted it, so never holds a guest's games: signing up with it
+    adopts nothing of theirs. The key itself only ever lives in the session,
+    never in a cookie or a parameter of its own."""
     if request.user.is_authenticated:
         return Player(user=request.user)
     guest_key = request.session.get(GUEST_SESSION_KEY, "")
-    if not guest_key and create_guest:
-        guest_key = request.session[GUEST_SESSION_KEY] = new_guest_key()
+    if create_guest:
+        if not guest_key:
+            guest_key = request.session[GUEST_SESSION_KEY] = new_guest_key()
+        request.session.cycle_key()
     return Player(guest_key=guest_key)

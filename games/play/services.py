@@ -233,10 +233,10 @@ def parse_time_control(value: TimeControl | str | None) -> TimeControl:
 
 
 def _check_cell(cell: object, size: int) -> int:
-    if isinstance(cell, str) and cell.strip().lstrip("-").isdigit():
-        cell = int(cell)
-    if isinstance(cell, bool) or not isinstance(cell, int):
+    number = engine.whole_number(cell)  # ASCII digits only: not "٣" or "1_0"
+    if number is None:
         raise InvalidInput(f"cell {cell!r} is not a whole number", code="invalid_cell")
+    cell = number
     if not 0 <= cell < size * size:
         raise InvalidInput(
             f"cell {cell} is off the {size}x{size} board (cells are 0 to {size * size - 1})", code="invalid_cell"
@@ -264,10 +264,10 @@ def game_play_move(*, game_id: int, player: Player, cell: object, ply: object) -
     lock, and its reply is stored before this returns. A repeated move also
     makes a reply still owed (its first request stopped while the AI thought).
     """
-    try:
-        ply = int(ply)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"ply {ply!r} is not a whole number", code="invalid_ply") from None
+    number = engine.whole_number(ply)
+    if number is None:
+        raise InvalidInput(f"ply {ply!r} is not a whole number", code="invalid_ply")
+    ply = number
     try:
         with transaction.atomic():
             game = _locked(game_id)

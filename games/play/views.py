@@ -84,10 +84,8 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     """Everything the game panel shows, for the full page and the partial alike."""
     player = current_player(request)
     side = game.side_of(player.user, player.guest_key)
-    try:
-        shown_ply = game.move_count if ply in (None, "") else max(0, min(int(ply), game.move_count))
-    except ValueError:
-        shown_ply = game.move_count
+    asked = engine.whole_number(ply)
+    shown_ply = game.move_count if asked is None else max(0, min(asked, game.move_count))
     replaying = shown_ply != game.move_count
     board = game.board_at(shown_ply)
     your_turn = bool(side) and game.is_in_progress and not replaying and board.to_move == side

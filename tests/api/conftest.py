@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.accounts.services import api_token_create
 from games.lobby import services as lobby_services
 from games.lobby.models import Challenge, PairingRequest
 from games.play import services
@@ -32,8 +32,7 @@ def client_for(user=None) -> APIClient:
     """An API client sending ``user``'s token (anonymous without a user)."""
     client = APIClient()
     if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user)}")
     return client
 
 

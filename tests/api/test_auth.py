@@ -1,9 +1,9 @@
 """Tokens for programs, the session (with CSRF) for pages, 401 for nobody."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.accounts.models import ApiToken, token_digest
 from games.play.models import Game
 from tests.api.conftest import assert_error, client_for
 
@@ -16,17 +16,20 @@ def test_a_username_and_password_get_a_token_that_signs_requests_in(anon, alice,
     response = anon.post(TOKEN_URL, {"username": "alice", "password": password})
     assert response.status_code == 200
     token = response.json()["token"]
-    assert Token.objects.get(user=alice).key == token
+    assert ApiToken.objects.get(user=alice).digest == token_digest(token)  # the key itself is not stored
 
     anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert anon.get("/api/games/").status_code == 200
 
 
-def test_asking_twice_gives_the_same_token(anon, alice, password):
+def test_asking_twice_gives_two_tokens_that_both_work(anon, alice, password):
+    """One per program: each is listed, and revoked, on its own (the account's tokens page)."""
     first = anon.post(TOKEN_URL, {"username": "alice", "password": password}).json()["token"]
     second = anon.post(TOKEN_URL, {"username": "alice", "password": password}).json()["token"]
-    assert first == second
-    assert Token.objects.count() == 1
+    assert first != second
+    assert ApiToken.objects.filter(user=alice).count() == 2
+    for token in (first, second):
+        assert APIClient(HTTP_AUTHORIZATION=f"Token {token}").get("/api/games/").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -39,7 +42,7 @@ def test_asking_twice_gives_the_same_token(anon, alice, password):
 def test_bad_credentials_are_a_400_and_make_no_token(anon, alice, credentials):
     body = assert_error(anon.post(TOKEN_URL, credentials), 400, "invalid_credentials")
     assert "username and password" in body["message"]
-    assert not Token.objects.exists()
+    assert not ApiToken.objects.exists()
 
 
 def test_an_inactive_account_gets_no_token(anon, alice, password):
@@ -115,4 +118,4 @@ def test_a_token_needs_no_csrf_token(alice):
 def test_the_token_endpoint_ignores_the_session_and_its_csrf_check(session, alice, password):
     response = session.post(TOKEN_URL, {"username": "alice", "password": password}, format="json")
     assert response.status_code == 200
-    assert response.json()["token"] == Token.objects.get(user=alice).key
+    assert ApiToken.objects.get(user=alice).digest == token_digest(response.json()["token"])

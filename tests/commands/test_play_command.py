@@ -54,6 +54,7 @@ def test_row_and_column_from_1_work_on_every_board(typed, size, cell):
         ("0", 3, "Bad move: '0' is not a cell"),
         ("10", 3, "Bad move: '10' is not a cell"),
         ("abc", 3, "Bad move: 'abc' is not a cell"),
+        ("\u0665", 3, "is not a cell"),  # an Arabic-Indic five
         ("", 3, "Bad move: '' is not a cell"),
         ("1 2 3", 3, "Bad move"),
         ("-1 2", 3, "Bad move"),

@@ -147,6 +147,17 @@ def test_the_game_pages_link_carries_the_whole_game_from_the_empty_board():
             "This line has no position at ply 1: it has ply 2. Showing ply 2.",
         ),
         (
+            "?moves=4,\u0660",  # an Arabic-Indic zero: cells are ASCII digits only
+            "....X....",
+            "Move 2 in this link cannot be played: '\u0660' is not a cell (cells are 0 to 8). "
+            "The move before it is shown.",
+        ),
+        (
+            "?moves=4,0&ply=\u0662",
+            "O...X....",
+            "The ply '\u0662' is not a number of moves. Showing the last position.",
+        ),
+        (
             "?moves=4,0&ply=two",
             "O...X....",
             "The ply 'two' is not a number of moves. Showing the last position.",

@@ -217,6 +217,7 @@ def test_showing_the_solution_ends_the_attempt(client, fork):
     "query, why",
     [
         ({"played": "abc"}, "'abc' is not a cell"),
+        ({"cell": "\u0662"}, "'\u0662' is not a cell"),  # an Arabic-Indic two: ASCII digits only
         ({"played": "0"}, 'cell 0 is taken in "OO..X...X"'),
         ({"cell": "42"}, "42 is not a cell of the 3x3 board (0 to 8)"),
         ({"played": "7", "cell": "2"}, "the puzzle was over after move 1; cell 2 cannot follow"),

@@ -3,10 +3,10 @@ moves and the line of best play after one of them: additions only, the
 fields a program already reads are unchanged."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import engine
+from games.accounts.services import api_token_create
 from tests import factories
 from tests.engine import reference
 
@@ -21,7 +21,7 @@ OLD_KEYS = {"ply", "player", "cell", "label", "played", "best", "best_cells"}
 @pytest.fixture
 def as_carol(carol):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=carol).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=carol)}")
     return client
 
 

@@ -27,10 +27,10 @@ import redis
 from django.conf import settings
 from django.db import connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from games.accounts.services import api_token_create
 from tests.live.players import alice_and_bob_in_a_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -154,7 +154,7 @@ def test_players_on_different_workers_see_each_others_moves(workers):
 
 def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers):
     alice, bob, game = alice_and_bob_in_a_game()
-    token = Token.objects.create(user=alice).key
+    token = api_token_create(user=alice)
 
     first, second = workers
     with connect(
@@ -178,7 +178,7 @@ def test_an_api_client_plays_over_a_socket_with_its_token_and_hears_why_one_is_c
     """What a generated API client does: the token in a header, no cookie, no
     Origin; and uvicorn passes a refusal's reason on, with its code."""
     alice, bob, game = alice_and_bob_in_a_game()
-    token = Token.objects.create(user=alice).key
+    token = api_token_create(user=alice)
     first, _ = workers
     with connect(f"ws://{first}/ws/games/{game.pk}/", additional_headers={"Authorization": f"Token {token}"}) as api:
         assert receive(api, "state")["side"] == "X"

@@ -234,6 +234,7 @@ def test_a_request_lapses_when_the_opponent_moves_and_a_late_accept_is_refused(u
     assert "already answered" in refusal.message
     _refused(offers.game_answer_takeback, "no_takeback_request", game, player=Player(user=bob), accept=True)
     _refused(offers.game_answer_takeback, "invalid_ply", game, player=Player(user=bob), accept=True, ply="one")
+    _refused(offers.game_answer_takeback, "invalid_ply", game, player=Player(user=bob), accept=True, ply="\u0661")
     # A later request is a new one, and a page that saw the old one cannot accept it.
     _move(game, user, 8)
     game = offers.game_request_takeback(game_id=game.pk, player=Player(user=user))

@@ -200,6 +200,31 @@ def test_a_malformed_cell_is_invalid_input(alice, cell, message):
     assert game.moves.count() == 0
 
 
+@pytest.mark.parametrize("cell", ["\u0663", "\uff13", "\u09e9", "1_0", "+3", "3.0", 3.0, float("inf"), True])
+def test_a_cell_is_ascii_digits_only(alice, cell):
+    """int() reads "\u0663" (Arabic-Indic three), a fullwidth three and "1_0":
+    a cell is a whole number in ASCII digits (or a JSON integer), nothing else."""
+    game = _new(alice)
+    with pytest.raises(InvalidInput, match="not a whole number"):
+        services.game_play_move(game_id=game.pk, player=alice, cell=cell, ply=0)
+    assert game.moves.count() == 0
+
+
+@pytest.mark.parametrize("ply", ["\u0660", "0_0", "+0", 0.0, float("inf"), None])
+def test_a_ply_is_ascii_digits_only(alice, ply):
+    game = _new(alice)
+    with pytest.raises(InvalidInput, match="not a whole number") as refusal:
+        services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=ply)
+    assert refusal.value.code == "invalid_ply"
+    assert game.moves.count() == 0
+
+
+def test_a_form_s_cell_and_ply_may_have_spaces_around_them(alice):
+    game = _new(alice)
+    services.game_play_move(game_id=game.pk, player=alice, cell=" 4 ", ply="0 ")
+    assert Move.objects.get(game=game, ply=0).cell == 4
+
+
 def test_an_unknown_level_or_variant_creates_nothing(alice):
     with pytest.raises(InvalidInput, match="level 'genius'"):
         _new(alice, level="genius")

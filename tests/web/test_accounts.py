@@ -1,11 +1,14 @@
 """Account pages as a visitor meets them: sign up, log in and out, passwords, profile."""
 
 import re
+import unicodedata
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
+
+from games.accounts.usernames import skeletons
 
 pytestmark = pytest.mark.django_db
 
@@ -103,6 +106,58 @@ def test_signup_with_a_taken_username_is_refused(client, user):
     assert response.status_code == 200
     assert "A user with that username already exists." in response.content.decode()
     assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "lookalike",
+    [
+        "Alice",  # case
+        "ALICE",
+        "\u0430lice",  # Cyrillic а
+        "\u0410LICE",  # Cyrillic А, capitals
+        "\u03b1lice",  # Greek α
+        "al\u0456ce",  # Cyrillic і
+        "aIice",  # capital I for l
+        "a1ice",  # one for l
+        "\uff41lice",  # fullwidth a (NFKC)
+    ],
+)
+def test_signup_with_a_lookalike_of_a_taken_username_is_refused(client, user, lookalike):
+    response = client.post(
+        reverse("games:signup"),
+        {"username": lookalike, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "That username looks too much like “alice”, which is taken." in html or (
+        "A user with that username already exists." in html
+    )
+    assert get_user_model().objects.count() == 1
+    assert signed_in_username(client) is None
+
+
+@pytest.mark.parametrize("name", ["alicia", "bob", "alice2", "\u0430\u043d\u043d\u0430"])  # "анна": all Cyrillic
+def test_a_name_that_only_resembles_a_taken_one_is_free(client, user, name):
+    client.post(reverse("games:signup"), {"username": name, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    assert signed_in_username(client) == unicodedata.normalize("NFKC", name)
+
+
+@pytest.mark.parametrize(
+    "one, other, clash",
+    [
+        ("\u0410lice", "alice", True),
+        ("ALICE", "alice", True),
+        ("aIice", "alice", True),
+        ("\u041d\u041e\u041c\u0415", "HOME", True),  # Cyrillic capitals Н, О, М, Е
+        ("corn", "com", True),
+        ("b0b", "bob", True),
+        ("bob", "rob", False),
+        ("alice", "alicia", False),
+    ],
+)
+def test_lookalike_names_share_a_skeleton(one, other, clash):
+    assert bool(skeletons(one) & skeletons(other)) is clash
 
 
 def test_signup_with_a_weak_password_is_refused(client):

@@ -3,6 +3,8 @@
 import re
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 
 from games import engine
@@ -90,6 +92,14 @@ def test_an_occupied_cell_is_refused_with_a_message_and_nothing_changes(client):
     partial = client.post(reverse("games:move", args=[game.pk]), {"cell": "4", "ply": "2"}, HTTP_X_PARTIAL="1")
     assert partial.status_code == 409
     assert "Move refused: cell 4 is occupied" in partial.content.decode()
+
+
+@pytest.mark.parametrize("cell", ["\u0664", "\uff14", "0_4"])
+def test_a_cell_in_other_than_ascii_digits_is_refused_and_nothing_changes(client, cell):
+    game = _start(client)
+    response = client.post(reverse("games:move", args=[game.pk]), {"cell": cell, "ply": "0"}, follow=True)
+    assert "is not a whole number" in response.content.decode()
+    assert Move.objects.filter(game=game).count() == 0
 
 
 def test_a_double_clicked_move_is_applied_once(client):
@@ -372,6 +382,65 @@ def test_a_guest_who_signs_up_keeps_the_game(client, django_user_model):
     game.refresh_from_db()
     assert game.x_player.username == "newcomer"
     assert "Your turn" in client.get(game.get_absolute_url()).content.decode()
+
+
+def _planted(session_key: str) -> Client:
+    """A browser that someone else's session cookie was planted in."""
+    browser = Client()
+    browser.cookies[settings.SESSION_COOKIE_NAME] = session_key
+    return browser
+
+
+def _sign_up(client, username: str):
+    password = "a-long-passphrase-42"
+    return client.post(reverse("games:signup"), {"username": username, "password1": password, "password2": password})
+
+
+def test_a_planted_session_cookie_adopts_none_of_the_guest_s_games(client, django_user_model):
+    """mallory starts a game as a guest and plants her session cookie in a
+    victim's browser; the victim plays as a guest there. mallory signing up
+    with the cookie she kept gets none of the victim's games; the victim does."""
+    mallory = client
+    _start(mallory)
+    planted_key = mallory.cookies[settings.SESSION_COOKIE_NAME].value
+    victim = _planted(planted_key)
+    game = _start(victim)
+    victim.post(reverse("games:move", args=[game.pk]), {"cell": "4", "ply": "0"})
+
+    _sign_up(_planted(planted_key), "mallory")
+    game.refresh_from_db()
+    assert game.x_player is None and game.guest_key != ""
+
+    _sign_up(victim, "victim")
+    game.refresh_from_db()
+    assert game.x_player.username == "victim" and game.guest_key == ""
+
+
+def test_a_guest_key_sent_as_a_cookie_or_a_field_adopts_nothing(client, django_user_model):
+    victim = Client()
+    game = _start(victim)
+    client.cookies["guest_key"] = game.guest_key
+    _sign_up(client, "mallory")
+    client.logout()
+    client.post(
+        reverse("login"), {"username": "mallory", "password": "a-long-passphrase-42", "guest_key": game.guest_key}
+    )
+    response = client.post(
+        reverse("games:signup") + f"?guest_key={game.guest_key}",
+        {"username": "mallory2", "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42",
+         "guest_key": game.guest_key},
+    )  # fmt: skip
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.x_player is None and game.guest_key != ""
+
+
+def test_the_session_that_played_keeps_its_games_across_new_games(client):
+    """Each new game gives the session a new id; the guest's earlier games stay theirs."""
+    first = _start(client)
+    second = _start(client)
+    assert first.guest_key == second.guest_key
+    assert "Your turn" in client.get(first.get_absolute_url()).content.decode()
 
 
 def test_home_shows_your_games_in_progress(client_logged_in):

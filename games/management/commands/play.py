@@ -76,7 +76,7 @@ def parse_move(text: str, size: int) -> int:
         how = 'a numpad digit 1-9, or row and column like "1 3"'
     else:
         how = f'row and column like "2 3" (1 to {size})'
-    if not parts or not all(part.isdigit() for part in parts) or len(parts) > 2:
+    if not parts or not all(part.isascii() and part.isdigit() for part in parts) or len(parts) > 2:
         raise BadMove(f"Bad move: {text.strip()!r} is not a cell. Type {how}.")
     if len(parts) == 1:
         digit = int(parts[0])
