@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
+from games.accounts.services import api_token_create
 from games.play.models import Move
 from tests.live.players import alice_and_bob_in_a_game
 
@@ -26,7 +26,7 @@ def _alice_her_game_session_and_token():
     alice, _, game = alice_and_bob_in_a_game()
     client = Client()
     client.force_login(alice)
-    return game, client.cookies[settings.SESSION_COOKIE_NAME].value, Token.objects.create(user=alice).key
+    return game, client.cookies[settings.SESSION_COOKIE_NAME].value, api_token_create(user=alice)
 
 
 @database_sync_to_async
