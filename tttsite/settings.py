@@ -362,7 +362,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Tic-tac-toe against a minimax AI and against other people.\n\n"
         "**Authentication**: `Authorization: Token <token>` (POST /api/auth/token/), or the site's "
-        "session with its CSRF token. Only /api/analyse/, /api/auth/token/, a player's statistics (/api/users/{username}/stats/), the leaderboard and the puzzles answer anonymous clients.\n\n"
+        "session with its CSRF token. Anonymous clients may call only: {anonymous}.\n\n"
         '**Errors** have one body: `{"code", "message"}`, plus `fields` for invalid input and '
         "`game` (as it now stands) when an action on a game is refused (409).\n\n"
         '**Moves** are `{"cell", "ply"}`: 201 when played (with the AI\'s reply), 200 when the '
@@ -385,7 +385,28 @@ SPECTACULAR_SETTINGS = {
         "VariantEnum": "games.play.models.Variant",
         "ChallengeKindEnum": "games.lobby.models.ChallengeKind",
         "PlayerKindEnum": ["human", "ai", "guest", "deleted"],
+        "ErrorCodeEnum": "games.api.codes.ERROR_CODES",
     },
+    # games.api.schema.tidy: summaries, typed nullables, readable enum names, the anonymous operations.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.api.schema.tidy"],
+    # The site answers on whatever host it is served from; clients pass their base URL.
+    "SERVERS": [
+        {
+            "url": "{origin}",
+            "description": "The site you are on.",
+            "variables": {"origin": {"default": "http://localhost:8000", "description": "Scheme, host and port."}},
+        }
+    ],
+    "TAGS": [
+        {"name": "auth", "description": "API tokens."},
+        {"name": "games", "description": "Games against the AI and between people: moves, offers, reviews."},
+        {"name": "chat", "description": "The chat of a game between people."},
+        {"name": "challenges", "description": "Open, direct and invite-link challenges."},
+        {"name": "pairing", "description": "Quick pairing with a player of about your rating."},
+        {"name": "engine", "description": "The engine's view of a position."},
+        {"name": "puzzles", "description": "Puzzles found in the site's games."},
+        {"name": "statistics", "description": "Players' records, ratings and the leaderboard."},
+    ],
 }
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()

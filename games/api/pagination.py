@@ -17,6 +17,13 @@ class PageNumberPagination(pagination.PageNumberPagination):
     def get_page_number(self, request, paginator):
         return request.query_params.get(self.page_query_param, 1)
 
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"]["minimum"] = 1  # pages count from 1
+        return parameters
+
 
 class LeaderboardPagination(PageNumberPagination):
     """The leaderboard's pages hold 50 players, as on the site."""

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
 from games.api.schema import answers, operation
-from games.api.serializers import EvaluationSerializer
+from games.api.serializers import EvaluationSerializer, QueryFilterSerializer
 from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.learn import puzzle_selectors, solving
 from games.learn.models import Puzzle
@@ -55,9 +55,9 @@ class PuzzleSerializer(serializers.Serializer):
         return request.build_absolute_uri(url) if request is not None else url
 
 
-class PuzzleFilterSerializer(serializers.Serializer):
+class PuzzleFilterSerializer(QueryFilterSerializer):
     variant = serializers.ChoiceField(
-        choices=Variant.choices, required=False, allow_blank=True, help_text="One board; empty or absent: every board."
+        choices=Variant.choices, required=False, help_text="One board; absent: every board."
     )
 
 
@@ -170,7 +170,12 @@ class PuzzleDailyApi(APIView):
 class PuzzleDetailApi(APIView):
     permission_classes = [AllowAny]
 
-    @operation(operation_id="puzzles_retrieve", tags=["puzzles"], responses=answers({200: PuzzleSerializer}, 404))
+    @operation(
+        operation_id="puzzles_retrieve",
+        tags=["puzzles"],
+        responses=answers({200: PuzzleSerializer}, 404),
+        description="One puzzle by its id: the position, the side to move and how many moves it is won in.",
+    )
     def get(self, request, pk: int):
         return _puzzle(puzzle_selectors.puzzle_detail(pk), request)
 

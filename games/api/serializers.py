@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import engine
+from games.api.codes import ERROR_CODES
 from games.api.fields import (
     MAX_CELL,
     OptionalChoiceField,
@@ -33,7 +34,9 @@ from games.play.selectors import RESULT_FILTERS
 
 def _error_fields(**extra) -> dict:
     return {
-        "code": serializers.CharField(help_text="What went wrong, in a word a program can test."),
+        "code": serializers.ChoiceField(
+            choices=ERROR_CODES, help_text="What went wrong, in a word a program can test."
+        ),
         "message": serializers.CharField(help_text="What went wrong, in a sentence a person can read."),
         **extra,
     }
@@ -213,17 +216,26 @@ class GameCreateInputSerializer(serializers.Serializer):
     )
 
 
-class GameFilterSerializer(serializers.Serializer):
-    """The history page's filters; empty or absent means any."""
+class QueryFilterSerializer(serializers.Serializer):
+    """Filters in the query string. DRF reads an empty ``?variant=`` as absent (as forms
+    send it); here it is a 400, for the schema lists no "" (leave a filter out for any)."""
+
+    def validate(self, attrs):
+        blank = [name for name in self.fields if self.initial_data.get(name) == ""]
+        if blank:
+            raise serializers.ValidationError({name: ["Leave this filter out to mean any."] for name in blank})
+        return attrs
+
+
+class GameFilterSerializer(QueryFilterSerializer):
+    """The history page's filters; absent means any (an empty value is a 400, as the schema says)."""
 
     result = serializers.ChoiceField(
-        choices=list(RESULT_FILTERS), required=False, allow_blank=True, help_text="From your side of the board."
+        choices=list(RESULT_FILTERS), required=False, help_text="From your side of the board."
     )
-    opponent = serializers.ChoiceField(choices=["ai", "human"], required=False, allow_blank=True)
-    variant = serializers.ChoiceField(choices=Variant.choices, required=False, allow_blank=True)
-    level = serializers.ChoiceField(
-        choices=Level.choices, required=False, allow_blank=True, help_text="The AI's level."
-    )
+    opponent = serializers.ChoiceField(choices=["ai", "human"], required=False)
+    variant = serializers.ChoiceField(choices=Variant.choices, required=False)
+    level = serializers.ChoiceField(choices=Level.choices, required=False, help_text="The AI's level.")
 
 
 class MoveInputSerializer(serializers.Serializer):

@@ -19,6 +19,7 @@ from drf_spectacular.validation import validate_schema
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from rest_framework.settings import api_settings
+from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from games.learn.models import Puzzle
@@ -127,6 +128,8 @@ def test_the_docs_render_in_a_browser_without_the_internet(live_server):
 # Loaded through the WSGI application, as a client would fetch it; the cases then
 # call the application in-process, inside each test's transaction.
 api_schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
+# Requests the schema allows (each must be accepted) and requests it forbids (each must be refused).
+api_schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 
 
 @pytest.fixture
