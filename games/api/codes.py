@@ -77,4 +77,8 @@ ERROR_CODES = [
     ("chat_empty", "An empty message."),
     ("chat_too_long", "A message over the length allowed."),
     ("chat_rate_limited", "Messages sent too fast: see Retry-After."),
+    # The engine's searches on demand (games/serving/engine_budget.py).
+    ("engine_refused", "The engine will not search for this request now: see Retry-After."),
+    ("engine_rate_limited", "Too many searches on demand from this client: see Retry-After."),
+    ("engine_busy", "Every search slot of the server is taken: try again (Retry-After)."),
 ]
