@@ -12,28 +12,17 @@ the site.
 
 from __future__ import annotations
 
-import math
-import time
-from contextlib import suppress
 from functools import wraps
 
 from django.conf import settings
-from django.core.cache import cache
 from django.shortcuts import render
 
 from games.errors import EngineRefused
-from games.serving import outages
+from games.serving import rate_windows
 from games.serving.clients import client_address
 from games.serving.http import status_of
 
 DEFAULT_RATE = "60/min"
-_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def parse_rate(rate: str) -> tuple[int, int]:
-    """ "60/min" -> (60, 60): requests allowed, per so many seconds (as DRF reads its rates)."""
-    count, period = rate.split("/")
-    return int(count), _PERIODS[period.strip()[0]]
 
 
 def seconds_to_wait(request, page: str) -> int | None:
@@ -41,20 +30,9 @@ def seconds_to_wait(request, page: str) -> int | None:
     seconds until the budget starts again. Signed-in people have no limit."""
     if request.user.is_authenticated:
         return None
-    allowed, period = parse_rate(getattr(settings, "LEARN_RATE_ANON", DEFAULT_RATE))
-    now = time.time()
-    window = int(now // period)
-    key = f"learn:rate:{page}:{client_address(request)}:{window}"
-    with suppress(*outages.REDIS_DOWN):
-        cache.add(key, 0, timeout=period + 1)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr: a new window
-            cache.set(key, 1, timeout=period + 1)
-            count = 1
-        if count > allowed:
-            return max(1, math.ceil((window + 1) * period - now))
-    return None
+    return rate_windows.seconds_to_wait(
+        f"learn:{page}:{client_address(request)}", getattr(settings, "LEARN_RATE_ANON", DEFAULT_RATE)
+    )
 
 
 def limited_for_guests(page: str):

@@ -32,10 +32,8 @@ budget protects the engine, it must never stop the site.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager, suppress
@@ -45,8 +43,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from games.errors import EngineBusy, EngineRateLimited
-from games.serving import engine_jobs, outages
-from games.serving.clients import client_address
+from games.serving import engine_jobs, outages, rate_windows
 
 DEFAULT_RATE_ANON = "20/min"
 DEFAULT_RATE_USER = "120/min"
@@ -59,23 +56,15 @@ POOL_MARGIN = 5.0
 #: ran out (a later try, with the engine's memory warmer, may finish it).
 KEEP_COMPLETE, KEEP_PARTIAL = 24 * 3600, 300
 
-_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
 _request: ContextVar = ContextVar("engine_budget_request", default=None)
-
-
-def parse_rate(rate: str) -> tuple[int, int]:
-    """ "20/min" -> (20, 60): searches allowed, per so many seconds (as DRF reads its rates)."""
-    count, period = rate.split("/")
-    return int(count), _PERIODS[period.strip()[0]]
 
 
 def client_of(request) -> tuple[str, str]:
     """(the key the client is counted under, its rate)."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}", getattr(settings, "ENGINE_RATE_USER", DEFAULT_RATE_USER)
-    return f"addr:{client_address(request)}", getattr(settings, "ENGINE_RATE_ANON", DEFAULT_RATE_ANON)
+    key = rate_windows.client_key(request)
+    if key.startswith("user:"):
+        return key, getattr(settings, "ENGINE_RATE_USER", DEFAULT_RATE_USER)
+    return key, getattr(settings, "ENGINE_RATE_ANON", DEFAULT_RATE_ANON)
 
 
 class EngineClientMiddleware:
@@ -111,28 +100,14 @@ def asking_for(request):
 def _charge(request) -> None:
     """Count one search against the client; EngineRateLimited past its rate."""
     key, rate = client_of(request)
-    allowed, period = parse_rate(rate)
-    now = time.time()
-    window = int(now // period)
-    counter = f"engine:rate:{key}:{window}"
-    with suppress(*outages.REDIS_DOWN):
-        cache.add(counter, 0, timeout=period + 1)
-        try:
-            count = cache.incr(counter)
-        except ValueError:  # expired between add and incr: a new window
-            cache.set(counter, 1, timeout=period + 1)
-            count = 1
-        if count > allowed:
-            wait = max(1, math.ceil((window + 1) * period - now))
-            raise EngineRateLimited(
-                f"the engine has searched {allowed} positions for you in the last "
-                f"{_period_words(period)}; try again in {wait} seconds",
-                retry_after=wait,
-            )
-
-
-def _period_words(seconds: int) -> str:
-    return {1: "second", 60: "minute", 3600: "hour", 86400: "day"}.get(seconds, f"{seconds} seconds")
+    wait = rate_windows.seconds_to_wait(f"engine:{key}", rate)
+    if wait is not None:
+        allowed, period = rate_windows.parse_rate(rate)
+        raise EngineRateLimited(
+            f"the engine has searched {allowed} positions for you in the last "
+            f"{rate_windows.period_words(period)}; try again in {wait} seconds",
+            retry_after=wait,
+        )
 
 
 # --------------------------------------------------------------------------

@@ -14,17 +14,12 @@ and game (games/play/chat_services.py).
 from __future__ import annotations
 
 import math
-import time
-from contextlib import suppress
 from functools import wraps
 
 from django.conf import settings
-from django.core.cache import cache
 from django.shortcuts import render
 
-from games.serving import outages
-
-_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+from games.serving import rate_windows
 
 #: What each form is called on the 429 page.
 FORMS = {
@@ -35,36 +30,10 @@ FORMS = {
 }
 
 
-def _rate(form: str) -> tuple[int, int]:
-    """ "20/min" -> (20, 60): posts allowed, per so many seconds."""
-    count, period = settings.FORM_RATES[form].split("/")
-    return int(count), _PERIODS[period.strip()[0]]
-
-
-def _client(request) -> str:
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
-    return f"addr:{request.META.get('REMOTE_ADDR', '')}"
-
-
 def seconds_to_wait(request, form: str) -> int | None:
     """None when this post is within the client's budget (and counts it);
     else the seconds until the budget starts again."""
-    allowed, period = _rate(form)
-    now = time.time()
-    window = int(now // period)
-    key = f"forms:rate:{form}:{_client(request)}:{window}"
-    with suppress(*outages.REDIS_DOWN):
-        cache.add(key, 0, timeout=period + 1)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr: a new window
-            cache.set(key, 1, timeout=period + 1)
-            count = 1
-        if count > allowed:
-            return max(1, math.ceil((window + 1) * period - now))
-    return None
+    return rate_windows.seconds_to_wait(f"forms:{form}:{rate_windows.client_key(request)}", settings.FORM_RATES[form])
 
 
 def limit_posts(form: str):
