@@ -390,13 +390,9 @@ SPECTACULAR_SETTINGS = {
     # games.api.schema.tidy: summaries, typed nullables, readable enum names, the anonymous operations.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.api.schema.tidy"],
     # The site answers on whatever host it is served from; clients pass their base URL.
-    "SERVERS": [
-        {
-            "url": "{origin}",
-            "description": "The site you are on.",
-            "variables": {"origin": {"default": "http://localhost:8000", "description": "Scheme, host and port."}},
-        }
-    ],
+    # Relative: the site that serves the schema (its own docs page calls it,
+    # under a Content-Security-Policy that allows no other origin).
+    "SERVERS": [{"url": "/", "description": "The site that serves this document."}],
     "TAGS": [
         {"name": "auth", "description": "API tokens."},
         {"name": "games", "description": "Games against the AI and between people: moves, offers, reviews."},
