@@ -1,0 +1,574 @@
+"""The site's speed beside Django's own: ``scripts/bench-web`` runs this.
+
+    scripts/bench-web                                  # SQLite, 32 connections, 10 s a row
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres scripts/bench-web
+    scripts/bench-web --duration 2 --warmup 1 --connections 4   # what CI runs
+
+On free ports of 127.0.0.1, on a fresh database (an SQLite file in a temporary
+folder; with DATABASE_URL, a new database on that PostgreSQL server, dropped
+afterwards), it starts:
+
+* the anchor: a minimal Django project with one empty view and one raw-SQL view
+  (games/devtools/anchor/), served by gunicorn with 4 sync workers;
+* the site as ``scripts/serve`` runs it (uvicorn, one worker per core, Redis).
+
+Every HTTP row is driven by the same client (wrk, its Lua scripts below), with
+the same threads, connections and seconds, after a warm-up of its own that is
+not counted:
+
+  anchor: empty Django view        GET  anchor /empty/
+  site /healthz/                   GET  site /healthz/
+  site home page                   GET  site /
+  raw move-shaped transaction      POST anchor /move/<game>/ (lock, two inserts, an update)
+  API move against the perfect AI  POST site /api/games/<game>/moves/, each a new game's first move
+
+Pages are compared with the empty view, the API move with the raw transaction.
+The games are made before any clock starts (spread over players with tokens,
+one player per connection), enough for ``--moves-per-second`` moves a second;
+a request that finds its game already played is a 409, an error in the table.
+
+Then the spectator fan-out: SPECTATORS WebSockets follow a game against the AI
+while its player moves through the API; the figure is the time from sending
+the move to each spectator hearing it (p50, p99), for the same seconds.
+
+The exit status is 1 when any row had errors. Nothing here judges timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+ANCHOR_WORKERS = 4
+ANCHOR_GAMES = 1000  # rows the raw transaction spreads its locks over
+
+# -- the load client's scripts ------------------------------------------------------------
+
+# Every script ends with this: the figures as one line of JSON on stdout.
+REPORT_LUA = r"""
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH {"requests": %d, "duration_us": %d, "connect": %d, "read": %d, "write": %d, '
+    .. '"status": %d, "timeout": %d, "p50_us": %.0f, "p99_us": %.0f}\n',
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+"""
+
+# One game per request, read from a file of "id token" lines: thread t of n takes
+# lines t, t+n, t+2n... so no two connections ever play the same game.
+MOVE_LUA = r"""
+local threads = 0
+setup = function(thread)
+  thread:set("tid", threads)
+  threads = threads + 1
+end
+
+init = function(args)
+  local nthreads = tonumber(args[2])
+  games = {}
+  local n = 0
+  for line in io.lines(args[1]) do
+    if n % nthreads == tid then games[#games + 1] = line end
+    n = n + 1
+  end
+  sent = 0
+end
+
+request = function()
+  sent = sent + 1
+  local id, token = games[((sent - 1) % #games) + 1]:match("^(%d+) (%S*)$")
+  local headers = {["Content-Type"] = "application/json", ["Accept"] = "application/json"}
+  if token ~= "" then headers["Authorization"] = "Token " .. token end
+  return wrk.format("POST", string.format(args_path, id), headers, args_body)
+end
+"""
+
+
+def move_script(path_pattern: str, body: str) -> str:
+    return f"args_path = {json.dumps(path_pattern)}\nargs_body = {json.dumps(body)}\n" + MOVE_LUA + REPORT_LUA
+
+
+# -- figures ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    label: str
+    server: str
+    requests_per_second: float = 0.0
+    p50_ms: float = float("nan")
+    p99_ms: float = float("nan")
+    errors: int = 0
+    requests: int = 0
+    ratio: float | None = None
+    ratio_to: str = ""
+    error_detail: dict = field(default_factory=dict)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float) -> dict:
+    command = ["wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{max(1, round(seconds))}s"]
+    command += ["--timeout", "10s", "-s", str(script), url, "--", *script_args]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    match = re.search(r"^BENCH (\{.*\})$", result.stdout, re.MULTILINE)
+    if result.returncode != 0 or match is None:
+        raise SystemExit(f"wrk failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+    return json.loads(match.group(1))
+
+
+def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None) -> Row:
+    """Warm up (not counted), then the measured run; both with the same client settings."""
+    if args.warmup > 0:
+        run_wrk(args, url, script, list(warmup_args if warmup_args is not None else script_args), args.warmup)
+    figures = run_wrk(args, url, script, list(script_args), args.duration)
+    # Answered, and not with an error status: an error page is fast, it must not pass for speed.
+    row.requests = figures["requests"] - figures["status"]
+    row.requests_per_second = row.requests / (figures["duration_us"] / 1e6)
+    row.p50_ms, row.p99_ms = figures["p50_us"] / 1000, figures["p99_us"] / 1000
+    row.error_detail = {
+        kind: figures[kind] for kind in ("connect", "read", "write", "status", "timeout") if figures[kind]
+    }
+    row.errors = sum(row.error_detail.values())
+    if row.requests == 0:
+        row.errors += 1
+        row.error_detail["no_answers"] = 1
+    return row
+
+
+# -- the spectator fan-out ------------------------------------------------------------------
+
+
+async def fan_out(base: str, games: list[tuple[int, str]], spectators: int, seconds: float) -> dict:
+    """Spectators follow one game at a time; its player moves through the API, each move
+    waiting until every spectator has heard it (or 10 s)."""
+    from websockets.asyncio.client import connect
+
+    ws_base = "ws" + base[len("http") :]
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    moves = 0
+
+    def error(kind: str) -> None:
+        errors[kind] = errors.get(kind, 0) + 1
+
+    def post_move(game_id: int, token: str, cell: int, ply: int) -> dict:
+        request = urllib.request.Request(
+            f"{base}/api/games/{game_id}/moves/",
+            data=json.dumps({"cell": cell, "ply": ply}).encode(),
+            headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    deadline = time.monotonic() + seconds
+    for game_id, token in games:
+        if time.monotonic() >= deadline and moves >= 3:
+            break
+        heard: dict[int, list[float]] = {}
+        everyone = asyncio.Condition()
+
+        async def follow(socket, heard=heard, everyone=everyone):
+            async for message in socket:
+                event = json.loads(message)
+                if event.get("type") != "move":
+                    continue
+                now = time.monotonic()
+                async with everyone:
+                    for move in event["moves"]:
+                        heard.setdefault(move["ply"], []).append(now)
+                    everyone.notify_all()
+
+        sockets = await asyncio.gather(
+            *(connect(f"{ws_base}/ws/games/{game_id}/", origin=base, open_timeout=20) for _ in range(spectators))
+        )
+        try:
+            for socket in sockets:  # each has its state before the first move
+                first = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                if first.get("type") != "state":
+                    error("no_state")
+            readers = [asyncio.ensure_future(follow(socket)) for socket in sockets]
+            await asyncio.sleep(0.2)  # the spectator counts announced as they came in
+            board, ply = "." * 9, 0
+            while time.monotonic() < deadline or moves < 3:
+                cell = board.index(".")
+                sent = time.monotonic()
+                try:
+                    game = await asyncio.to_thread(post_move, game_id, token, cell, ply)
+                except OSError as failure:
+                    error(f"move_{getattr(failure, 'code', 'connection')}")
+                    break
+                moves += 1
+                async with everyone:
+                    try:
+                        await asyncio.wait_for(
+                            everyone.wait_for(lambda heard=heard, ply=ply: len(heard.get(ply, [])) >= spectators), 10
+                        )
+                    except TimeoutError:
+                        error("not_heard_in_10s")
+                latencies.extend(when - sent for when in heard.get(ply, []))
+                if game["status"] != "in_progress":
+                    break
+                board, ply = game["board"], game["ply"]
+            for reader in readers:
+                reader.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
+        finally:
+            await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
+    return {
+        "moves": moves,
+        "heard": len(latencies),
+        "p50_ms": percentile(latencies, 0.50) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
+        "errors": errors,
+    }
+
+
+# -- servers and the database -------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(base: str, path: str, process: subprocess.Popen, log: Path, seconds: float = 180) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{base} exited with status {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(base + path, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"{base}{path} did not answer within {seconds} s:\n{log.read_text()[-3000:]}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+class Database:
+    """A fresh database for one run: an SQLite file in ``folder``, or a new PostgreSQL
+    database on the server of ``admin_url`` (dropped by :meth:`drop`)."""
+
+    def __init__(self, admin_url: str | None, folder: Path, name: str):
+        self.admin_url, self.name = admin_url, name
+        if admin_url:
+            parts = urllib.parse.urlsplit(admin_url)
+            self.url = urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+            self.vendor = "postgresql"
+        else:
+            self.url = f"sqlite:///{folder / 'bench.sqlite3'}"
+            self.vendor = "sqlite"
+
+    def _admin(self, statement: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as connection:
+            connection.execute(statement)
+
+    def create(self) -> None:
+        if self.admin_url:
+            self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+            self._admin(f'CREATE DATABASE "{self.name}"')
+
+    def drop(self) -> None:
+        if self.admin_url:
+            self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def site_environment(args, database: Database, port: int) -> dict:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="bench-web-" + "k" * 50,
+        DATABASE_URL=database.url,
+        REDIS_URL=args.redis_url,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        HOST="127.0.0.1",
+        PORT=str(port),
+        LOG_LEVEL="WARNING",
+        # The benchmark's clients are a few players moving flat out: the per-user
+        # API budget would stop them long before the server is busy.
+        API_RATE_USER="1000000/min",
+        API_RATE_ANON="1000000/min",
+    )
+    if args.workers:
+        env["WORKERS"] = str(args.workers)
+    return env
+
+
+def in_django(env: dict, step: str, payload: dict) -> dict:
+    """Run ``step`` of this module in a process with the site's settings."""
+    result = subprocess.run(
+        [PYTHON, "-m", "games.devtools.bench_web", "--in-django", step],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "tttsite.settings"},
+        check=False,
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"{step} failed:\n{result.stderr}")
+    return json.loads(result.stdout)
+
+
+# -- the steps that need Django -------------------------------------------------------------------
+
+
+def django_setup(payload: dict) -> dict:
+    """``players`` players with tokens, and ``games`` new 3x3 games against the
+    perfect AI, the player X (to move), shared out among the players in turn.
+    One game is made by the site's own service; the rest are copies of it."""
+    import random
+
+    from django.contrib.auth import get_user_model
+
+    from games.accounts.services import api_token_create
+    from games.play.models import Game
+    from games.play.players import Player
+    from games.play.services import game_create_against_ai
+
+    User = get_user_model()
+    players = []
+    for number in range(payload["players"]):
+        user = User(username=f"bench{number:03d}")
+        user.set_unusable_password()
+        user.save()
+        players.append((user, api_token_create(user=user, name="bench-web")))
+    model = Game.objects.get(pk=game_create_against_ai(player=Player(user=players[0][0]), side="X", level="perfect").pk)
+    copies = []
+    for number in range(1, payload["games"]):
+        copy = Game(**{f.attname: getattr(model, f.attname) for f in Game._meta.concrete_fields if not f.primary_key})
+        copy.x_player_id = players[number % len(players)][0].pk
+        copy.seed = random.randrange(2**31)
+        copies.append(copy)
+    made = [model] + Game.objects.bulk_create(copies, batch_size=1000)
+    tokens = {user.pk: token for user, token in players}
+    return {"games": [[game.pk, tokens[game.x_player_id]] for game in made]}
+
+
+def in_django_main(step: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    payload = json.load(sys.stdin)
+    print(json.dumps({"setup": django_setup}[step](payload)))
+
+
+# -- the run ----------------------------------------------------------------------------------------
+
+
+def print_table(rows: list[Row], fan: dict, args, database: Database, log=print) -> None:
+    log(
+        f"\n{database.vendor}, wrk {args.threads} threads, {args.connections} connections, "
+        f"{args.duration:g} s a row after {args.warmup:g} s of warm-up; {os.cpu_count()} cores"
+    )
+    header = f"{'what':<36} {'server':<24} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}  ratio"
+    log(header)
+    log("-" * len(header))
+    for row in rows:
+        ratio = f"{row.ratio:.2f} of {row.ratio_to}" if row.ratio is not None else "(anchor)"
+        log(
+            f"{row.label:<36} {row.server:<24} {row.requests_per_second:>9,.0f} {row.p50_ms:>8.1f} "
+            f"{row.p99_ms:>8.1f} {row.errors:>7}  {ratio}"
+        )
+        if row.error_detail:
+            log(f"{'':<36} errors: {row.error_detail}")
+    errors = sum(fan["errors"].values())
+    log(
+        f"{'spectator fan-out':<36} {f'{args.spectators} sockets, scripts/serve':<24} "
+        f"{fan['moves']:>6} mv {fan['p50_ms']:>8.1f} {fan['p99_ms']:>8.1f} {errors:>7}  "
+        f"({fan['heard']} deliveries: move sent -> each spectator heard it)"
+    )
+    if fan["errors"]:
+        log(f"{'':<36} errors: {fan['errors']}")
+
+
+def run(args) -> int:
+    folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
+    database = Database(os.environ.get("DATABASE_URL"), folder, args.database_name)
+    processes: list[subprocess.Popen] = []
+    try:
+        database.create()
+        import redis
+
+        redis.Redis.from_url(args.redis_url).flushdb()
+
+        site_port, anchor_port = free_port(), free_port()
+        site, anchor = f"http://127.0.0.1:{site_port}", f"http://127.0.0.1:{anchor_port}"
+        env = site_environment(args, database, site_port)
+        site_log = folder / "site.log"
+        print(f"==> the site (scripts/serve) on {site}, {database.vendor} database; log {site_log}", flush=True)
+        with open(site_log, "w") as log:
+            processes.append(
+                subprocess.Popen(
+                    [str(ROOT / "scripts" / "serve")],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )  # fmt: skip
+            )
+        wait_for(site, "/healthz/", processes[-1], site_log)
+
+        games_needed = int(args.moves_per_second * (args.duration + args.warmup)) + args.connections * 4
+        print(f"==> {args.connections} players and {games_needed:,} games against the perfect AI", flush=True)
+        games = in_django(env, "setup", {"players": args.connections, "games": games_needed + 50})["games"]
+        fan_games, games = games[:50], games[50:]
+        warm_count = int(args.moves_per_second * args.warmup) + args.connections * 2
+        (folder / "warmup-games.txt").write_text("".join(f"{g} {t}\n" for g, t in games[:warm_count]))
+        (folder / "games.txt").write_text("".join(f"{g} {t}\n" for g, t in games[warm_count:]))
+        (folder / "anchor-games.txt").write_text("".join(f"{n} \n" for n in range(1, ANCHOR_GAMES + 1)))
+
+        anchor_env = {**env, "DJANGO_SETTINGS_MODULE": "games.devtools.anchor.settings"}
+        subprocess.run([PYTHON, "-m", "games.devtools.anchor.schema", str(ANCHOR_GAMES)], cwd=ROOT, env=anchor_env, check=True)  # fmt: skip
+        anchor_log = folder / "anchor.log"
+        print(f"==> the anchor (gunicorn, {ANCHOR_WORKERS} sync workers) on {anchor}; log {anchor_log}", flush=True)
+        with open(anchor_log, "w") as log:
+            gunicorn = Path(PYTHON).parent / "gunicorn"
+            command = [str(gunicorn), "games.devtools.anchor.wsgi:application", "--bind", f"127.0.0.1:{anchor_port}"]
+            command += ["--workers", str(ANCHOR_WORKERS), "--worker-class", "sync", "--log-level", "warning"]
+            processes.append(
+                subprocess.Popen(
+                    command, cwd=ROOT, env=anchor_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )  # fmt: skip
+            )
+        wait_for(anchor, "/empty/", processes[-1], anchor_log)
+
+        get_script = folder / "get.lua"
+        get_script.write_text(REPORT_LUA)
+        raw_script = folder / "raw-move.lua"
+        raw_script.write_text(move_script("/move/%s/", ""))
+        api_script = folder / "api-move.lua"
+        api_script.write_text(move_script("/api/games/%s/moves/", json.dumps({"cell": 4, "ply": 0})))
+        threads = str(args.threads)
+
+        gunicorn_label, site_label = f"gunicorn {ANCHOR_WORKERS} sync", "scripts/serve (uvicorn)"
+        rows = []
+        steps = [
+            (Row("anchor: empty Django view", gunicorn_label), anchor + "/empty/", get_script, (), None),
+            (Row("site /healthz/", site_label), site + "/healthz/", get_script, (), None),
+            (Row("site home page /", site_label), site + "/", get_script, (), None),
+            (
+                Row("raw move-shaped transaction", gunicorn_label),
+                anchor,
+                raw_script,
+                (str(folder / "anchor-games.txt"), threads),
+                None,
+            ),
+            (
+                Row("API move vs the perfect AI", site_label),
+                site,
+                api_script,
+                (str(folder / "games.txt"), threads),
+                (str(folder / "warmup-games.txt"), threads),
+            ),
+        ]
+        for row, url, script, script_args, warmup_args in steps:
+            print(f"==> {row.label}", flush=True)
+            rows.append(measure(args, row, url, script, script_args, warmup_args))
+        empty, raw = rows[0], rows[3]
+        for row, anchor_row in ((rows[1], empty), (rows[2], empty), (rows[4], raw)):
+            row.ratio = (
+                row.requests_per_second / anchor_row.requests_per_second if anchor_row.requests_per_second else 0
+            )
+            row.ratio_to = "the empty view" if anchor_row is empty else "the raw transaction"
+
+        print(f"==> spectator fan-out: {args.spectators} spectators", flush=True)
+        fan = asyncio.run(fan_out(site, [tuple(game) for game in fan_games], args.spectators, args.duration))
+        print_table(rows, fan, args, database)
+        if args.json:
+            figures = {"rows": [row.__dict__ for row in rows], "fan_out": fan, "database": database.vendor}
+            args.json.write_text(json.dumps(figures, indent=2))
+        failed = any(row.errors for row in rows) or bool(fan["errors"]) or fan["heard"] == 0
+        print("\nFAILED: some requests had errors" if failed else "\nOK: no errors")
+        return 1 if failed else 0
+    finally:
+        for process in reversed(processes):
+            stop(process)
+        database.drop()
+        if args.keep:
+            print(f"(logs kept in {folder})")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=float, default=10, help="measured seconds a row (default 10)")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds of warm-up before each row (default 3)")
+    parser.add_argument("--connections", type=int, default=32, help="open connections, every row (default 32)")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 2, help="wrk threads (default: cores)")
+    parser.add_argument("--workers", type=int, default=0, help="the site's WORKERS (default: scripts/serve's)")
+    parser.add_argument("--spectators", type=int, default=100)
+    parser.add_argument(
+        "--moves-per-second",
+        type=float,
+        default=1500,
+        help="games made for the API move row: this many a second of it (default 1500)",
+    )
+    parser.add_argument(
+        "--database-name",
+        default=f"bench_web_{os.getpid()}",
+        help="with DATABASE_URL: the PostgreSQL database made for the run and dropped after",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"),
+        help="the site's Redis (this database is emptied first)",
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (logs, Lua scripts)")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed (Debian: apt-get install wrk)")
+    if args.connections < args.threads:
+        args.threads = args.connections
+    return run(args)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--in-django":
+        in_django_main(sys.argv[2])
+    else:
+        sys.exit(main())
