@@ -192,12 +192,14 @@ async def fan_out(base: str, games: list[tuple[int, str]], spectators: int, seco
         heard: dict[int, list[float]] = {}
         everyone = asyncio.Condition()
 
-        async def follow(socket, heard=heard, everyone=everyone):
+        last_message = [time.monotonic()]
+
+        async def follow(socket, heard=heard, everyone=everyone, last_message=last_message):
             async for message in socket:
+                now = last_message[0] = time.monotonic()
                 event = json.loads(message)
                 if event.get("type") != "move":
                     continue
-                now = time.monotonic()
                 async with everyone:
                     for move in event["moves"]:
                         heard.setdefault(move["ply"], []).append(now)
@@ -212,7 +214,11 @@ async def fan_out(base: str, games: list[tuple[int, str]], spectators: int, seco
                 if first.get("type") != "state":
                     error("no_state")
             readers = [asyncio.ensure_future(follow(socket)) for socket in sockets]
-            await asyncio.sleep(0.2)  # the spectator counts announced as they came in
+            # Each spectator that came is announced to those already there: measured
+            # once that has died down (half a second without a message), not during it.
+            settle_by = time.monotonic() + 10
+            while time.monotonic() - last_message[0] < 0.5 and time.monotonic() < settle_by:
+                await asyncio.sleep(0.1)
             board, ply = "." * 9, 0
             while time.monotonic() < deadline or moves < 3:
                 cell = board.index(".")
@@ -400,7 +406,8 @@ def in_django_main(step: str) -> None:
 def print_table(rows: list[Row], fan: dict, args, database: Database, log=print) -> None:
     log(
         f"\n{database.vendor}, wrk {args.threads} threads, {args.connections} connections, "
-        f"{args.duration:g} s a row after {args.warmup:g} s of warm-up; {os.cpu_count()} cores"
+        f"{args.duration:g} s a row after {args.warmup:g} s of warm-up; {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f} at the end (others' work on the machine shows here)"
     )
     header = f"{'what':<36} {'server':<24} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}  ratio"
     log(header)

@@ -1,0 +1,54 @@
+"""``scripts/bench-web``, the short way CI runs it: every row measured, none with errors.
+
+Timing is never judged here (a shared CI machine says nothing about speed);
+only that the anchor, the site, the raw transaction, the API moves and the
+spectator fan-out all ran and every request was answered without an error.
+Needs wrk and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379/13).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+ROWS = [
+    "anchor: empty Django view",
+    "site /healthz/",
+    "site home page /",
+    "raw move-shaped transaction",
+    "API move vs the perfect AI",
+]
+
+
+def test_every_row_runs_without_errors_and_prints_the_table():
+    env = {**os.environ, "BENCH_REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")}
+    command = [str(ROOT / "scripts" / "bench-web"), "--duration", "1", "--warmup", "1"]
+    command += ["--connections", "4", "--spectators", "20", "--moves-per-second", "1000"]
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.postgresql":
+        user, host, port = db.get("USER") or "postgres", db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+        password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+        env["DATABASE_URL"] = f"postgres://{user}{password}@{host}:{port}/postgres"
+        command += ["--database-name", f"{db['NAME']}_web_bench"]
+    else:
+        env.pop("DATABASE_URL", None)
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out
+    vendor = "postgresql" if env.get("DATABASE_URL") else "sqlite"
+    assert re.search(rf"^{vendor}, wrk \d+ threads, 4 connections, 1 s a row", out, re.MULTILINE), out
+    for label in ROWS:
+        row = re.search(rf"^{re.escape(label)} .*?([\d,]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)  ", out, re.MULTILINE)
+        assert row, f"no row {label!r}:\n{out}"
+        requests_per_second, errors = int(row.group(1).replace(",", "")), int(row.group(4))
+        assert requests_per_second > 0 and errors == 0, row.group(0)
+    fan = re.search(r"^spectator fan-out .*?(\d+) mv\s+([\d.]+)\s+([\d.]+)\s+(\d+)  \((\d+) deliveries", out, re.M)
+    assert fan, out
+    moves, errors, deliveries = int(fan.group(1)), int(fan.group(4)), int(fan.group(5))
+    assert moves >= 3 and errors == 0 and deliveries == moves * 20, fan.group(0)
+    assert "OK: no errors" in out
