@@ -680,7 +680,8 @@ def django_players(payload: dict) -> dict:
     """Accounts with an API token and a signed-in session each."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
-    from rest_framework.authtoken.models import Token
+
+    from games.accounts.services import api_token_create
 
     User = get_user_model()
     players = []
@@ -688,13 +689,13 @@ def django_players(payload: dict) -> dict:
         user = User(username=f"load{number:04d}")
         user.set_unusable_password()
         user.save()
-        token = Token.objects.create(user=user)
+        token = api_token_create(user=user, name="load test")
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
-        players.append({"username": user.username, "token": token.key, "session": session.session_key})
+        players.append({"username": user.username, "token": token, "session": session.session_key})
     return {"players": players}
 
 
