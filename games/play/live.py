@@ -6,17 +6,36 @@ the server, so a client that missed a message, or reconnects, catches up by
 asking, never by trusting a stream. When the channel layer is down (Redis
 stopped), the write has already succeeded: the failure is logged and pages
 fall back on reloading.
+
+On Redis the request does not wait for the message to be sent: it hands it
+to the process's publisher, one thread with an event loop of its own (and so
+Redis connections of its own) that sends the messages in the order they were
+handed over. Without it each message cost the request an event-loop hop
+(under ASGI) or a new event loop and a new Redis connection (in a thread
+without a loop). The publisher sends what it holds before the process exits
+normally. The in-memory layer (one process, development and tests) keeps its
+queues on the server's own event loop, so there the message is sent as before.
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import logging
+import os
+import queue
+import threading
+from collections import defaultdict
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import channel_layers, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+#: Seconds a process that exits normally waits for its messages to be sent.
+FLUSH_AT_EXIT_SECONDS = 5.0
 
 
 def game_group(game_id: int) -> str:
@@ -31,9 +50,128 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+async def _group_send(layer, group: str, message: dict) -> None:
+    try:
+        await layer.group_send(group, message)
+    except Exception:  # a live update is a courtesy; the stored game is the truth
+        logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
+
+
+class _Publisher:
+    """One thread with its own event loop that sends a layer's messages.
+
+    Messages to one group are sent one after the other, in the order they were
+    handed over; messages to different groups that are waiting together are
+    sent side by side."""
+
+    def __init__(self, layer):
+        self.layer = layer  # the process's layer, to know when settings changed it
+        # A layer of its own, made from the same settings: channels_redis keeps
+        # connections per event loop, and closing the shared layer's pools
+        # (layer.flush(), close_pools()) from another loop would close this
+        # thread's connections from the wrong loop.
+        self.sender = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+        self.pid = os.getpid()
+        self.messages: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="live-publisher", daemon=True)
+        self.thread.start()
+
+    def put(self, group: str, message: dict) -> None:
+        self.messages.put((group, message))
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every message handed over so far has been sent (or failed)."""
+        if not self.thread.is_alive():
+            return False
+        done = threading.Event()
+        self.messages.put(done)
+        return done.wait(timeout)
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Send what is waiting, then end the thread."""
+        self.messages.put(None)
+        self.thread.join(timeout)
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            while True:
+                batch = [self.messages.get()]
+                while True:  # everything else already waiting goes in the same round
+                    try:
+                        batch.append(self.messages.get_nowait())
+                    except queue.Empty:
+                        break
+                by_group: dict[str, list[dict]] = defaultdict(list)
+                stop = False
+                for item in batch:
+                    if item is None:
+                        stop = True
+                    elif isinstance(item, threading.Event):
+                        continue
+                    else:
+                        by_group[item[0]].append(item[1])
+                if by_group:
+                    try:
+                        loop.run_until_complete(self._send_round(by_group))
+                    except Exception:  # never let one round stop the messages after it
+                        logger.warning("could not publish %s messages", len(batch), exc_info=True)
+                for item in batch:
+                    if isinstance(item, threading.Event):
+                        item.set()
+                if stop:
+                    return
+        finally:
+            loop.close()  # channels_redis closes the connections it made for this loop
+
+    async def _send_round(self, by_group: dict[str, list[dict]]) -> None:
+        async def in_order(group, messages):
+            for message in messages:
+                await _group_send(self.sender, group, message)
+
+        await asyncio.gather(*(in_order(group, messages) for group, messages in by_group.items()))
+
+
+_publisher: _Publisher | None = None
+_publisher_lock = threading.Lock()
+
+
+def _publisher_for(layer) -> _Publisher:
+    """The process's publisher for ``layer``: a new one after a fork (threads
+    do not survive it) or when the layer changed (tests change settings)."""
+    global _publisher
+    with _publisher_lock:
+        current = _publisher
+        if current is None or current.pid != os.getpid() or current.layer is not layer:
+            if current is not None and current.pid == os.getpid():
+                current.stop(FLUSH_AT_EXIT_SECONDS)
+            current = _publisher = _Publisher(layer)
+        return current
+
+
+def flush(timeout: float | None = FLUSH_AT_EXIT_SECONDS) -> bool:
+    """Wait until every message published so far by this process has been sent."""
+    current = _publisher
+    if current is None or current.pid != os.getpid():
+        return True
+    return current.flush(timeout)
+
+
+atexit.register(flush)
+
+
+def _sends_in_background(layer) -> bool:
+    from channels_redis.core import RedisChannelLayer
+
+    return isinstance(layer, RedisChannelLayer)
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
+        return
+    if _sends_in_background(layer):
+        _publisher_for(layer).put(group, message)
         return
     try:
         async_to_sync(layer.group_send)(group, message)

@@ -210,3 +210,19 @@ def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_g
         "UPDATE games_dailystats",
         "UPDATE games_firstmovestats",
     ]
+
+
+def test_a_move_between_people_costs_the_same_few_statements(as_alice, as_bob, human_game):
+    """Who is asking, the game locked with its players, its moves, the move, the game's new state."""
+    as_alice.post(_move_url(human_game), {"cell": 4, "ply": 0})  # alice's token is now noted as used
+    as_bob.post(_move_url(human_game), {"cell": 0, "ply": 1})
+    with CaptureQueriesContext(connection) as captured:
+        response = as_alice.post(_move_url(human_game), {"cell": 8, "ply": 2})
+    assert response.status_code == 201 and response.json()["moves"] == [4, 0, 8]
+    assert _statements(captured.captured_queries) == [
+        "SELECT games_apitoken",
+        "SELECT games_game",
+        "SELECT games_move",
+        "INSERT games_move",
+        "UPDATE games_game",
+    ]

@@ -4,17 +4,23 @@ These tests need the Redis server the README names (127.0.0.1:6379, or
 TEST_REDIS_URL); one that does not answer fails the run, it is not skipped.
 """
 
+import asyncio
 import os
+import subprocess
+import sys
+import time
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.play import services
+from games.play import live, services
 from games.play.players import Player
 from games.routing import websocket_urlpatterns
+from tests.conftest import BASE_DIR
 from tests.live.players import alice_and_bob_in_a_game
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -55,4 +61,57 @@ async def test_moves_travel_through_redis_to_both_players(redis_layer):
         event = await communicator.receive_json_from(timeout=5)
         assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 4)
         await communicator.disconnect()
+    await redis_layer.flush()
+
+
+def _publish_in_a_request(messages: int, game_id: int) -> float:
+    """What services do after a commit, ``messages`` times; the seconds it took the caller."""
+    started = time.perf_counter()
+    for ply in range(messages):
+        live._send(live.game_group(game_id), {"type": "game.event", "event": "move", "game": game_id, "ply": ply})
+    return time.perf_counter() - started
+
+
+async def test_a_games_messages_arrive_in_the_order_they_were_published(redis_layer):
+    channel = await redis_layer.new_channel()
+    await redis_layer.group_add(live.game_group(1), channel)
+    other = await redis_layer.new_channel()
+    await redis_layer.group_add(live.game_group(2), other)
+    await sync_to_async(_publish_in_a_request)(50, 1)
+    await sync_to_async(_publish_in_a_request)(3, 2)
+    await sync_to_async(_publish_in_a_request)(30, 1)
+    plies = [(await asyncio.wait_for(redis_layer.receive(channel), 5))["ply"] for _ in range(80)]
+    assert plies == [*range(50), *range(30)]
+    assert [(await asyncio.wait_for(redis_layer.receive(other), 5))["ply"] for _ in range(3)] == [0, 1, 2]
+    await redis_layer.flush()
+
+
+_EXITING_PROCESS = """
+import sys
+import django
+from django.conf import settings
+django.setup()
+settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                                       "CONFIG": {"hosts": [sys.argv[1]], "prefix": sys.argv[2]}}}
+from games.play import live
+for ply in range(90):  # the layer holds up to 100 for a channel
+    live._send(live.game_group(7), {"type": "game.event", "event": "move", "game": 7, "ply": ply})
+# and the process ends at once, as a server stopped normally does
+"""
+
+
+async def test_messages_published_just_before_a_normal_exit_are_all_sent(redis_layer):
+    channel = await redis_layer.new_channel()
+    await redis_layer.group_add(live.game_group(7), channel)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tttsite.settings"}
+    await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-c", _EXITING_PROCESS, REDIS_URL, redis_layer.prefix],
+        cwd=BASE_DIR,
+        env=env,
+        check=True,
+        timeout=60,
+    )
+    plies = [(await asyncio.wait_for(redis_layer.receive(channel), 5))["ply"] for _ in range(90)]
+    assert plies == list(range(90))
     await redis_layer.flush()

@@ -4,7 +4,9 @@ import re
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine
@@ -541,3 +543,26 @@ def test_the_player_of_a_game_against_the_ai_needs_no_socket_and_a_finished_game
     services.game_resign(game_id=game.pk, player=Player(user=user))
     client_logged_in.logout()
     assert 'data-live="1"' not in client_logged_in.get(game.get_absolute_url()).content.decode()
+
+
+def test_a_move_through_the_form_costs_the_same_few_statements(client):
+    """The guest's session, the game locked with its players, its moves, the
+    move with the AI's reply, the game's new state: nothing read again for the redirect."""
+    game = _start(client)
+    client.post(reverse("games:move", args=[game.pk]), {"cell": "0", "ply": "0"})
+    free = next(cell for cell in range(9) if cell not in selectors.game_detail(game.pk).cells)
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(reverse("games:move", args=[game.pk]), {"cell": str(free), "ply": "2"})
+    assert response.status_code == 302 and Move.objects.filter(game=game).count() == 4
+    statements = [
+        query["sql"].split()[0] + " " + re.search(r'(?:FROM|INTO|UPDATE) "(\w+)"', query["sql"]).group(1)
+        for query in captured.captured_queries
+        if not query["sql"].startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))
+    ]
+    assert statements == [
+        "SELECT django_session",
+        "SELECT games_game",
+        "SELECT games_move",
+        "INSERT games_move",
+        "UPDATE games_game",
+    ]
