@@ -166,7 +166,11 @@ def redis_channel_layer(url):
         # than failing a WebSocket (4503) for each of them in turn.
         "retry_on_error": [RedisConnectionError],
     }
-    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
+    # Each socket's queue holds up to this many messages before the layer drops
+    # new ones (channels_redis's default is 100): a hundred spectators arriving
+    # at once announce themselves to each other that many times, and a move
+    # pushed behind them must still fit.
+    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host], "capacity": 1000}}
 
 
 # Live games: moves are pushed to the browsers over WebSockets through a
