@@ -162,32 +162,8 @@ class GameAdmin(admin.ModelAdmin):
             },
         ),
     )
-    readonly_fields = (
-        "final_board",
-        "variant",
-        "status",
-        "result",
-        "termination",
-        "move_count",
-        "x_player_shown",
-        "o_player_shown",
-        "ai_side",
-        "ai_level",
-        "start_mode",
-        "seed",
-        "created_at",
-        "updated_at",
-        "finished_at",
-        "time_control_shown",
-        "x_clock_shown",
-        "o_clock_shown",
-        "turn_started_at",
-        "deadline",
-        "draw_offer",
-        "takeback_offer",
-        "takebacks_allowed",
-        "rematch_of",
-    )
+    # Every field shown is read-only: the same list, not a second copy of it.
+    readonly_fields = tuple(name for _, options in fieldsets for name in options["fields"])
 
     class Media:
         css = {"all": ("games/admin.css",)}
