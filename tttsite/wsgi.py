@@ -1,4 +1,7 @@
-"""WSGI entry point: `application` for gunicorn, uWSGI and the like."""
+"""WSGI entry point: `application` for gunicorn, uWSGI and the like.
+
+scripts/serve serves the site's HTTP through it (gunicorn, sync workers) and
+only its WebSockets through tttsite/asgi.py (docs/operations.md)."""
 
 import os
 
@@ -6,9 +9,14 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tttsite.settings")
 
-application = get_wsgi_application()
+django_application = get_wsgi_application()
 
 from games.serving.static import require_manifest  # noqa: E402
 
 # With DEBUG off and no collectstatic, every page would be a 500: refuse to start instead.
 require_manifest()
+
+from games.serving.bodies import LimitRequestBodyWSGI  # noqa: E402
+
+# Bodies over the limit, chunked or not, are refused before Django reads them.
+application = LimitRequestBodyWSGI(django_application)

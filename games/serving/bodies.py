@@ -1,15 +1,22 @@
-"""Request bodies kept to the limit before Django reads them (ASGI).
+"""Request bodies kept to the limit before Django reads them.
 
 Django's ASGI handler reads the whole body into a file that moves to disk
 past FILE_UPLOAD_MAX_MEMORY_SIZE, before any middleware runs: a 3 GB upload,
 or a chunked one (no Content-Length to check), would be written to disk
-first and refused after. ``LimitRequestBody`` wraps the Django application
+first and refused after. ``LimitRequestBody`` wraps the ASGI application
 (tttsite/asgi.py) and
 
 - refuses a declared Content-Length over the limit at once, reading nothing;
 - counts the bytes of any other body as they arrive, and once past the
   limit tells Django the client went away (so it stops reading and drops
   what it has, at most the limit, in memory) and answers 413 itself.
+
+Under WSGI (gunicorn, which serves the site's HTTP: tttsite/wsgi.py)
+Django reads no more than the Content-Length, and a chunked body, which has
+none, not at all, so the API would see it empty. ``LimitRequestBodyWSGI``
+refuses a declared length over the limit at once, and reads a chunked body
+itself up to the limit: past it, a 413; within it, Django gets the body with
+its length, as under ASGI.
 
 The answer is games.serving.middleware's 413: the API's error shape under
 /api/, the standalone page elsewhere, with ``Connection: close`` so the
@@ -18,6 +25,7 @@ server stops reading the rest.
 
 from __future__ import annotations
 
+import io
 from types import SimpleNamespace
 
 from games.serving.clients import client_address
@@ -104,3 +112,49 @@ class LimitRequestBody:
         ]
         await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+class LimitRequestBodyWSGI:
+    """WSGI middleware: the same limit as :class:`LimitRequestBody`, and chunked
+    bodies within it served as if they had declared their length."""
+
+    #: Bytes read from a chunked body at a time.
+    CHUNK = 64 * 1024
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        limit = body_limit()
+        try:
+            declared = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        if declared > limit:
+            return self._refuse(environ, start_response, declared)
+        if not declared and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            body = bytearray()
+            stream = environ["wsgi.input"]
+            while len(body) <= limit:
+                piece = stream.read(min(self.CHUNK, limit + 1 - len(body)))
+                if not piece:
+                    break
+                body += piece
+            if len(body) > limit:
+                return self._refuse(environ, start_response, None)
+            environ["wsgi.input"] = io.BytesIO(bytes(body))
+            environ["CONTENT_LENGTH"] = str(len(body))
+        return self.app(environ, start_response)
+
+    def _refuse(self, environ, start_response, length: int | None):
+        response = request_too_large(
+            path_info=environ.get("PATH_INFO", ""),
+            method=environ.get("REQUEST_METHOD", ""),
+            path=environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
+            client=client_address(SimpleNamespace(META=environ)),
+            length=length,
+        )
+        body = response.content
+        headers = [*response.items(), ("Content-Length", str(len(body))), ("X-Content-Type-Options", "nosniff")]
+        start_response(f"{response.status_code} {response.reason_phrase}", headers)
+        return [body]

@@ -5,6 +5,7 @@ request can fill the memory or the disk."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -111,6 +112,98 @@ async def test_a_body_within_the_limit_arriving_in_pieces_is_served():
         )
 
     status, _, body = await answer(communicator)
+
+    assert status == 200, body
+    assert json.loads(body)["board"] == "X...O...."
+
+
+# -- the same under WSGI: gunicorn serves the site's HTTP through tttsite/wsgi.py ------------------
+
+
+class Trickle(io.RawIOBase):
+    """A chunked body as gunicorn hands it over: ``pieces`` of CHUNK bytes, counting what is read."""
+
+    def __init__(self, pieces: int):
+        self.left, self.read_bytes = pieces * CHUNK, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        size = min(len(buffer), self.left, CHUNK)
+        buffer[:size] = b"x" * size
+        self.left -= size
+        self.read_bytes += size
+        return size
+
+
+def wsgi_call(path, headers, stream, method="POST"):
+    """(status, headers, body) of tttsite.wsgi.application for one request."""
+    from tttsite.wsgi import application as wsgi_application
+
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "SCRIPT_NAME": "",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "198.51.100.7",
+        "HTTP_HOST": "127.0.0.1",
+        "wsgi.input": stream,
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": io.StringIO(),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+        "wsgi.version": (1, 0),
+        **headers,
+    }
+    started = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        started["status"], started["headers"] = int(status.split()[0]), dict(response_headers)
+
+    body = b"".join(wsgi_application(environ, start_response))
+    return started["status"], started["headers"], body
+
+
+def test_under_wsgi_a_3_gb_content_length_is_refused_before_a_byte_is_read():
+    stream = Trickle(0)
+    status, headers, body = wsgi_call(
+        "/api/games/", {"CONTENT_TYPE": "application/json", "CONTENT_LENGTH": "3000000000"}, stream
+    )
+
+    assert status == 413 and headers["Content-Type"] == "application/json"
+    assert json.loads(body)["message"] == f"The request body is 3000000000 bytes; this site accepts at most {LIMIT}."
+    assert stream.read_bytes == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [("/api/analyse/", "application/json"), ("/play/", "application/x-www-form-urlencoded")],
+)
+def test_under_wsgi_a_chunked_body_is_refused_once_past_the_limit_and_the_rest_never_read(path, content_type):
+    stream = Trickle(100)  # 800 KiB
+    status, headers, body = wsgi_call(path, {"CONTENT_TYPE": content_type, "HTTP_TRANSFER_ENCODING": "chunked"}, stream)
+
+    assert status == 413
+    if path.startswith("/api/"):
+        assert json.loads(body)["code"] == "request_too_large"
+    else:
+        assert headers["Content-Type"].startswith("text/html") and "too much to send" in body.decode()
+    assert stream.read_bytes == LIMIT + 1
+
+
+@pytest.mark.django_db
+def test_under_wsgi_a_chunked_body_within_the_limit_is_served_as_if_its_length_were_declared():
+    payload = json.dumps({"board": "X...O...."}).encode()
+    status, _, body = wsgi_call(
+        "/api/analyse/",
+        {"CONTENT_TYPE": "application/json", "HTTP_TRANSFER_ENCODING": "chunked"},
+        io.BytesIO(payload),
+    )
 
     assert status == 200, body
     assert json.loads(body)["board"] == "X...O...."
