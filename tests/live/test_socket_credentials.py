@@ -120,6 +120,23 @@ async def test_trusted_origins_are_compared_whole_and_by_wildcard(settings):
     await _closed_with(socket, 4403)
 
 
+async def test_with_sockets_on_a_port_of_their_own_the_pages_port_is_the_sites_origin(settings):
+    """scripts/serve: pages from gunicorn on PAGES_PORT, sockets from uvicorn on
+    WEBSOCKET_PORT. A page's socket arrives at the sockets' port with the pages'
+    Origin; that is the site itself, and no other port is."""
+    settings.WEBSOCKET_PORT, settings.PAGES_PORT = 8001, 8000
+    game, session, _ = await _alice_her_game_session_and_token()
+    socket = _socket(f"/ws/games/{game.pk}/", origin="http://localhost:8000", session=session, host="localhost:8001")
+    assert (await _state(socket))["side"] == "X"
+    await socket.disconnect()
+    for origin in ("http://localhost:9999", "https://localhost:8000", "http://evil.localhost:8000"):
+        socket = _socket(f"/ws/games/{game.pk}/", origin=origin, session=session, host="localhost:8001")
+        await socket.connect(timeout=5)
+        await socket.send_json_to({"action": "move", "cell": 4, "ply": 0})
+        assert "origin" in await _closed_with(socket, 4403)
+    assert await _moves(game) == []
+
+
 async def test_an_api_client_signs_in_with_a_token_header_and_plays():
     """What a generated API client does: no Origin, no cookie, the token."""
     game, _, token = await _alice_her_game_session_and_token()

@@ -275,7 +275,7 @@
     var game = root();
     if (!game || game.dataset.live !== "1" || !("WebSocket" in window)) return;
 
-    var url = (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + game.dataset.wsUrl;
+    var url = window.tttSocketUrl(game.dataset.wsUrl);
     var socket = null;
     var attempt = 0;
     var connectedBefore = false;

@@ -15,7 +15,7 @@
 
   var BACKOFF = [1000, 2000, 4000, 8000, 15000];
   var POLL_SECONDS = 5;
-  var url = (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + page.dataset.wsUrl;
+  var url = window.tttSocketUrl(page.dataset.wsUrl);
   var socket = null;
   var attempt = 0;
   var connectedBefore = false;

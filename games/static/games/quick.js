@@ -87,7 +87,7 @@
 
   function connect() {
     if (!("WebSocket" in window) || leaving || panel.dataset.status !== "waiting") return;
-    var url = (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + panel.dataset.wsUrl;
+    var url = window.tttSocketUrl(panel.dataset.wsUrl);
     socket = new WebSocket(url);
     socket.addEventListener("message", function (event) {
       var message;
