@@ -10,22 +10,30 @@ afterwards), it starts:
 
 * the anchor: a minimal Django project with one empty view and one raw-SQL view
   (games/devtools/anchor/), served by gunicorn with 4 sync workers;
-* the site as ``scripts/serve`` runs it (uvicorn, one worker per core, Redis).
+* the site as ``scripts/serve`` runs it: gunicorn's sync workers for pages and
+  the API, uvicorn for the WebSockets on a port of their own, Redis between them.
 
-Every HTTP row is driven by the same client (wrk, its Lua scripts below), with
+Every HTTP row is driven by the same client (wrk, its Lua scripts above), with
 the same threads, connections and seconds, after a warm-up of its own that is
 not counted:
 
   anchor: empty Django view        GET  anchor /empty/
   site /healthz/                   GET  site /healthz/
-  site home page                   GET  site /
+  site home page                   GET  site /  (a first visit: no cookies)
   raw move-shaped transaction      POST anchor /move/<game>/ (lock, two inserts, an update)
   API move against the perfect AI  POST site /api/games/<game>/moves/, each a new game's first move
+  form move                        POST site /games/<game>/move/ as the game page's script
+                                   sends it (session, CSRF token, X-Partial: the panel back)
 
-Pages are compared with the empty view, the API move with the raw transaction.
-The games are made before any clock starts (spread over players with tokens,
-one player per connection), enough for ``--moves-per-second`` moves a second;
-a request that finds its game already played is a 409, an error in the table.
+Pages are compared with the empty view, moves with the raw transaction. The
+games are made before any clock starts (spread over players with tokens and
+sessions, one player per connection), enough for ``--moves-per-second`` moves a
+second; a request that finds its game already played is a 409, an error in the
+table.
+
+Then, with as many connections, moves over the game's socket: each player plays
+whole games by sending {"action": "move"} on the game's socket and waiting to
+hear it back (the Python client in this file: wrk speaks no WebSocket).
 
 Then the spectator fan-out: SPECTATORS WebSockets follow a game against the AI
 while its player moves through the API; the figure is the time from sending
@@ -72,8 +80,8 @@ done = function(summary, latency, requests)
 end
 """
 
-# One game per request, read from a file of "id token" lines: thread t of n takes
-# lines t, t+n, t+2n... so no two connections ever play the same game.
+# One game per request, read from a file of lines "id<TAB>Header: value<TAB>...": thread t
+# of n takes lines t, t+n, t+2n... so no two connections ever play the same game.
 MOVE_LUA = r"""
 local threads = 0
 setup = function(thread)
@@ -86,7 +94,16 @@ init = function(args)
   games = {}
   local n = 0
   for line in io.lines(args[1]) do
-    if n % nthreads == tid then games[#games + 1] = line end
+    if n % nthreads == tid then
+      local fields = {}
+      for field in line:gmatch("[^\t]+") do fields[#fields + 1] = field end
+      local headers = {["Content-Type"] = args_type}
+      for i = 2, #fields do
+        local name, value = fields[i]:match("^([^:]+): (.*)$")
+        headers[name] = value
+      end
+      games[#games + 1] = {id = fields[1], headers = headers}
+    end
     n = n + 1
   end
   sent = 0
@@ -94,16 +111,32 @@ end
 
 request = function()
   sent = sent + 1
-  local id, token = games[((sent - 1) % #games) + 1]:match("^(%d+) (%S*)$")
-  local headers = {["Content-Type"] = "application/json", ["Accept"] = "application/json"}
-  if token ~= "" then headers["Authorization"] = "Token " .. token end
-  return wrk.format("POST", string.format(args_path, id), headers, args_body)
+  local game = games[((sent - 1) % #games) + 1]
+  return wrk.format("POST", string.format(args_path, game.id), game.headers, args_body)
 end
 """
 
 
-def move_script(path_pattern: str, body: str) -> str:
-    return f"args_path = {json.dumps(path_pattern)}\nargs_body = {json.dumps(body)}\n" + MOVE_LUA + REPORT_LUA
+def move_script(path_pattern: str, body: str, content_type: str = "application/json") -> str:
+    settings = {"args_path": path_pattern, "args_body": body, "args_type": content_type}
+    return "".join(f"{name} = {json.dumps(value)}\n" for name, value in settings.items()) + MOVE_LUA + REPORT_LUA
+
+
+def games_file(path: Path, games: list[dict], headers) -> None:
+    """One line per game: its id and the ``headers(game)`` its move is sent with."""
+    path.write_text(
+        "".join("\t".join([str(game["id"]), *(f"{k}: {v}" for k, v in headers(game).items())]) + "\n" for game in games)
+    )
+
+
+def api_headers(game: dict) -> dict:
+    return {"Accept": "application/json", "Authorization": f"Token {game['token']}"}
+
+
+def form_headers(game: dict) -> dict:
+    """What the game page's script sends: the session, the CSRF token, and X-Partial for the panel."""
+    cookies = f"{game['session_cookie']}={game['session']}; csrftoken={game['csrf']}"
+    return {"Cookie": cookies, "X-CSRFToken": game["csrf"], "X-Partial": "1"}
 
 
 # -- figures ---------------------------------------------------------------------------------
@@ -159,15 +192,78 @@ def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=
     return row
 
 
+# -- moves over the game's socket ------------------------------------------------------------
+
+
+async def socket_moves(ws_base: str, games: list[dict], connections: int, seconds: float) -> dict:
+    """``connections`` players at once, each playing whole games over the game's
+    socket as the game page does (its API token on the handshake): the first
+    free cell, sent as {"action": "move"}, until the game ends, then the next
+    game. A move is timed from sending it to hearing it back, the AI's reply with it."""
+    from websockets.asyncio.client import connect
+
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    waiting = iter(games)
+    deadline = time.monotonic() + seconds
+
+    def error(kind: str) -> None:
+        errors[kind] = errors.get(kind, 0) + 1
+
+    async def play(game: dict) -> None:
+        address = f"{ws_base}/ws/games/{game['id']}/"
+        async with connect(address, additional_headers={"Authorization": f"Token {game['token']}"}) as socket:
+            state = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            board, ply, status = ["."] * 9, state["ply"], state["status"]
+            while status == "in_progress" and time.monotonic() < deadline:
+                sent = time.monotonic()
+                await socket.send(json.dumps({"action": "move", "cell": board.index("."), "ply": ply}))
+                while True:
+                    event = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                    if event["type"] == "refused":
+                        error(f"refused_{event['code']}")
+                        return
+                    if event["type"] == "move" and any(move["ply"] == ply for move in event["moves"]):
+                        break
+                latencies.append(time.monotonic() - sent)
+                for move in event["moves"]:
+                    board[move["cell"]] = "XO"[move["ply"] % 2]
+                ply, status = event["ply"], event["status"]
+
+    async def player() -> None:
+        while time.monotonic() < deadline:
+            game = next(waiting, None)
+            if game is None:
+                error("ran_out_of_games")
+                return
+            try:
+                await play(game)
+            except (OSError, TimeoutError) as failure:
+                error(type(failure).__name__)
+            except Exception as failure:  # a closed socket, a bad frame: counted, not fatal
+                error(type(failure).__name__)
+
+    started = time.monotonic()
+    await asyncio.gather(*(player() for _ in range(connections)))
+    elapsed = time.monotonic() - started
+    return {
+        "moves": len(latencies),
+        "per_second": len(latencies) / elapsed if elapsed else 0.0,
+        "p50_ms": percentile(latencies, 0.50) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
+        "errors": errors,
+    }
+
+
 # -- the spectator fan-out ------------------------------------------------------------------
 
 
-async def fan_out(base: str, games: list[tuple[int, str]], spectators: int, seconds: float) -> dict:
-    """Spectators follow one game at a time; its player moves through the API, each move
-    waiting until every spectator has heard it (or 10 s)."""
+async def fan_out(base: str, ws_base: str, games: list[dict], spectators: int, seconds: float) -> dict:
+    """Spectators follow one game at a time, from pages of ``base`` (their Origin);
+    its player moves through the API, each move waiting until every spectator has
+    heard it (or 10 s)."""
     from websockets.asyncio.client import connect
 
-    ws_base = "ws" + base[len("http") :]
     latencies: list[float] = []
     errors: dict[str, int] = {}
     moves = 0
@@ -186,7 +282,8 @@ async def fan_out(base: str, games: list[tuple[int, str]], spectators: int, seco
             return json.loads(response.read())
 
     deadline = time.monotonic() + seconds
-    for game_id, token in games:
+    for game in games:
+        game_id, token = game["id"], game["token"]
         if time.monotonic() >= deadline and moves >= 3:
             break
         heard: dict[int, list[float]] = {}
@@ -319,7 +416,7 @@ class Database:
             self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
-def site_environment(args, database: Database, port: int) -> dict:
+def site_environment(args, database: Database, port: int, sockets_port: int) -> dict:
     env = dict(os.environ)
     env.update(
         DEBUG="0",
@@ -329,6 +426,7 @@ def site_environment(args, database: Database, port: int) -> dict:
         ALLOWED_HOSTS="127.0.0.1,localhost",
         HOST="127.0.0.1",
         PORT=str(port),
+        SOCKETS_PORT=str(sockets_port),
         LOG_LEVEL="WARNING",
         # The benchmark's clients are a few players moving flat out: the per-user
         # API budget would stop them long before the server is busy.
@@ -360,12 +458,16 @@ def in_django(env: dict, step: str, payload: dict) -> dict:
 
 
 def django_setup(payload: dict) -> dict:
-    """``players`` players with tokens, and ``games`` new 3x3 games against the
-    perfect AI, the player X (to move), shared out among the players in turn.
-    One game is made by the site's own service; the rest are copies of it."""
+    """``players`` players, each with an API token and a signed-in session, and
+    ``games`` new 3x3 games against the perfect AI, the player X (to move), shared
+    out among the players in turn. One game is made by the site's own service;
+    the rest are copies of it."""
     import random
 
+    from django.conf import settings
     from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.utils.crypto import get_random_string
 
     from games.accounts.services import api_token_create
     from games.play.models import Game
@@ -378,17 +480,37 @@ def django_setup(payload: dict) -> dict:
         user = User(username=f"bench{number:03d}")
         user.set_unusable_password()
         user.save()
-        players.append((user, api_token_create(user=user, name="bench-web")))
-    model = Game.objects.get(pk=game_create_against_ai(player=Player(user=players[0][0]), side="X", level="perfect").pk)
+        browser = Client()
+        browser.force_login(user)
+        players.append(
+            {
+                "user": user,
+                "token": api_token_create(user=user, name="bench-web"),
+                "session": browser.cookies[settings.SESSION_COOKIE_NAME].value,
+                "csrf": get_random_string(32),
+            }
+        )
+    model = Game.objects.get(
+        pk=game_create_against_ai(player=Player(user=players[0]["user"]), side="X", level="perfect").pk
+    )
     copies = []
     for number in range(1, payload["games"]):
         copy = Game(**{f.attname: getattr(model, f.attname) for f in Game._meta.concrete_fields if not f.primary_key})
-        copy.x_player_id = players[number % len(players)][0].pk
+        copy.x_player_id = players[number % len(players)]["user"].pk
         copy.seed = random.randrange(2**31)
         copies.append(copy)
     made = [model] + Game.objects.bulk_create(copies, batch_size=1000)
-    tokens = {user.pk: token for user, token in players}
-    return {"games": [[game.pk, tokens[game.x_player_id]] for game in made]}
+    by_user = {player["user"].pk: player for player in players}
+    return {
+        "games": [
+            {
+                "id": game.pk,
+                "session_cookie": settings.SESSION_COOKIE_NAME,
+                **{key: by_user[game.x_player_id][key] for key in ("token", "session", "csrf")},
+            }
+            for game in made
+        ]
+    }
 
 
 def in_django_main(step: str) -> None:
@@ -440,11 +562,15 @@ def run(args) -> int:
 
         redis.Redis.from_url(args.redis_url).flushdb()
 
-        site_port, anchor_port = free_port(), free_port()
+        site_port, sockets_port, anchor_port = free_port(), free_port(), free_port()
         site, anchor = f"http://127.0.0.1:{site_port}", f"http://127.0.0.1:{anchor_port}"
-        env = site_environment(args, database, site_port)
+        sockets = f"ws://127.0.0.1:{sockets_port}"
+        env = site_environment(args, database, site_port, sockets_port)
         site_log = folder / "site.log"
-        print(f"==> the site (scripts/serve) on {site}, {database.vendor} database; log {site_log}", flush=True)
+        print(
+            f"==> the site (scripts/serve) on {site}, sockets on {sockets}, {database.vendor}; log {site_log}",
+            flush=True,
+        )
         with open(site_log, "w") as log:
             processes.append(
                 subprocess.Popen(
@@ -457,15 +583,22 @@ def run(args) -> int:
                 )  # fmt: skip
             )
         wait_for(site, "/healthz/", processes[-1], site_log)
+        wait_for("http" + sockets[len("ws") :], "/healthz/", processes[-1], site_log)
 
-        games_needed = int(args.moves_per_second * (args.duration + args.warmup)) + args.connections * 4
-        print(f"==> {args.connections} players and {games_needed:,} games against the perfect AI", flush=True)
-        games = in_django(env, "setup", {"players": args.connections, "games": games_needed + 50})["games"]
-        fan_games, games = games[:50], games[50:]
-        warm_count = int(args.moves_per_second * args.warmup) + args.connections * 2
-        (folder / "warmup-games.txt").write_text("".join(f"{g} {t}\n" for g, t in games[:warm_count]))
-        (folder / "games.txt").write_text("".join(f"{g} {t}\n" for g, t in games[warm_count:]))
-        (folder / "anchor-games.txt").write_text("".join(f"{n} \n" for n in range(1, ANCHOR_GAMES + 1)))
+        per_row = int(args.moves_per_second * args.duration) + args.connections * 4
+        warm = int(args.moves_per_second * args.warmup) + args.connections * 2
+        wanted = {"fan-out": 50, "api-warm": warm, "api": per_row, "form-warm": warm, "form": per_row}
+        wanted |= {"socket-warm": warm // 2 + args.connections, "socket": per_row // 2 + args.connections}
+        print(f"==> {args.connections} players and {sum(wanted.values()):,} games against the perfect AI", flush=True)
+        made = in_django(env, "setup", {"players": args.connections, "games": sum(wanted.values())})["games"]
+        games = {}
+        for name, count in wanted.items():
+            games[name], made = made[:count], made[count:]
+        for name in ("api-warm", "api"):
+            games_file(folder / f"{name}.txt", games[name], api_headers)
+        for name in ("form-warm", "form"):
+            games_file(folder / f"{name}.txt", games[name], form_headers)
+        games_file(folder / "anchor.txt", [{"id": n} for n in range(1, ANCHOR_GAMES + 1)], lambda game: {})
 
         anchor_env = {**env, "DJANGO_SETTINGS_MODULE": "games.devtools.anchor.settings"}
         subprocess.run([PYTHON, "-m", "games.devtools.anchor.schema", str(ANCHOR_GAMES)], cwd=ROOT, env=anchor_env, check=True)  # fmt: skip
@@ -488,41 +621,53 @@ def run(args) -> int:
         raw_script.write_text(move_script("/move/%s/", ""))
         api_script = folder / "api-move.lua"
         api_script.write_text(move_script("/api/games/%s/moves/", json.dumps({"cell": 4, "ply": 0})))
+        form_script = folder / "form-move.lua"
+        form_script.write_text(move_script("/games/%s/move/", "cell=4&ply=0", "application/x-www-form-urlencoded"))
         threads = str(args.threads)
 
-        gunicorn_label, site_label = f"gunicorn {ANCHOR_WORKERS} sync", "scripts/serve (uvicorn)"
+        def played(name):
+            return (str(folder / f"{name}.txt"), threads)
+
+        anchor_label, site_label = f"gunicorn {ANCHOR_WORKERS} sync", "scripts/serve: gunicorn"
         rows = []
         steps = [
-            (Row("anchor: empty Django view", gunicorn_label), anchor + "/empty/", get_script, (), None),
+            (Row("anchor: empty Django view", anchor_label), anchor + "/empty/", get_script, (), None),
             (Row("site /healthz/", site_label), site + "/healthz/", get_script, (), None),
             (Row("site home page /", site_label), site + "/", get_script, (), None),
-            (
-                Row("raw move-shaped transaction", gunicorn_label),
-                anchor,
-                raw_script,
-                (str(folder / "anchor-games.txt"), threads),
-                None,
-            ),
-            (
-                Row("API move vs the perfect AI", site_label),
-                site,
-                api_script,
-                (str(folder / "games.txt"), threads),
-                (str(folder / "warmup-games.txt"), threads),
-            ),
+            (Row("raw move-shaped transaction", anchor_label), anchor, raw_script, played("anchor"), None),
+            (Row("API move vs the perfect AI", site_label), site, api_script, played("api"), played("api-warm")),
+            (Row("form move (the page's script)", site_label), site, form_script, played("form"), played("form-warm")),
         ]
         for row, url, script, script_args, warmup_args in steps:
             print(f"==> {row.label}", flush=True)
             rows.append(measure(args, row, url, script, script_args, warmup_args))
+
+        print("==> moves over the game's socket", flush=True)
+        if args.warmup > 0:
+            asyncio.run(socket_moves(sockets, games["socket-warm"], args.connections, args.warmup))
+        played_over = asyncio.run(socket_moves(sockets, games["socket"], args.connections, args.duration))
+        socket_row = Row(
+            "socket move vs the perfect AI",
+            "scripts/serve: uvicorn",
+            requests_per_second=played_over["per_second"],
+            p50_ms=played_over["p50_ms"],
+            p99_ms=played_over["p99_ms"],
+            requests=played_over["moves"],
+            errors=sum(played_over["errors"].values()) + (0 if played_over["moves"] else 1),
+            error_detail=played_over["errors"] or ({} if played_over["moves"] else {"no_moves": 1}),
+        )
+        rows.append(socket_row)
+
         empty, raw = rows[0], rows[3]
-        for row, anchor_row in ((rows[1], empty), (rows[2], empty), (rows[4], raw)):
-            row.ratio = (
-                row.requests_per_second / anchor_row.requests_per_second if anchor_row.requests_per_second else 0
-            )
-            row.ratio_to = "the empty view" if anchor_row is empty else "the raw transaction"
+        for row in rows:
+            if row in (empty, raw):
+                continue
+            compared = empty if "move" not in row.label else raw
+            row.ratio = row.requests_per_second / compared.requests_per_second if compared.requests_per_second else 0
+            row.ratio_to = "the empty view" if compared is empty else "the raw transaction"
 
         print(f"==> spectator fan-out: {args.spectators} spectators", flush=True)
-        fan = asyncio.run(fan_out(site, [tuple(game) for game in fan_games], args.spectators, args.duration))
+        fan = asyncio.run(fan_out(site, sockets, games["fan-out"], args.spectators, args.duration))
         print_table(rows, fan, args, database)
         if args.json:
             figures = {"rows": [row.__dict__ for row in rows], "fan_out": fan, "database": database.vendor}
