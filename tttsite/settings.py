@@ -133,6 +133,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.serving.sockets.socket_port",
+                "games.serving.first_visit.csrf_placeholder",
             ],
         },
     },

@@ -28,6 +28,7 @@ from games.play.forms import NewGameForm
 from games.play.models import Game
 from games.play.players import current_player
 from games.serving import engine_budget, engine_jobs
+from games.serving.first_visit import for_first_visits
 from games.serving.http import status_of
 
 NUMPAD_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3")  # key for cells 0..8 on 3x3
@@ -45,6 +46,7 @@ def _game_or_404(pk: int) -> Game:
 
 
 @require_GET
+@for_first_visits(seconds=10)
 def home(request):
     """The front page: an invitation to play, and your games in progress."""
     player = current_player(request)

@@ -257,9 +257,9 @@ def test_sockets_on_a_port_of_their_own_are_allowed_on_every_host_the_site_answe
 
 @pytest.mark.django_db
 def test_pages_name_the_sockets_port_only_when_it_is_not_their_own(client, settings):
-    assert 'name="socket-port"' not in client.get("/").content.decode()
+    assert 'name="socket-port"' not in client.get("/learn/").content.decode()
     settings.WEBSOCKET_PORT, settings.PAGES_PORT = 8001, 8000
-    assert '<meta name="socket-port" content="8001">' in client.get("/").content.decode()
+    assert '<meta name="socket-port" content="8001">' in client.get("/learn/").content.decode()
 
 
 @pytest.mark.django_db

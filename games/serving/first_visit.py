@@ -1,0 +1,79 @@
+"""Pages a first visit sees, rendered once a few seconds and served from memory.
+
+A visitor who brings no cookie (or only the CSRF cookie) is nobody yet: no
+session, so no account, no guest games, no messages. Every such visitor sees
+the same page but for the CSRF token in its forms. ``for_first_visits`` keeps
+a view's answer to them in the process's memory for ``seconds``, rendered
+with a placeholder where the token goes; each visit gets the page with its own
+token put in (and the CSRF cookie set, as rendering ``{% csrf_token %}``
+would). Anyone with a session, and any request with a query string, gets the
+view itself.
+
+The front page is what most visitors open first, and rendering it costs ten
+times what serving it from here does (docs/benchmarks.md, issue 19).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from functools import wraps
+
+from django.conf import settings
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+
+#: Stands in for the CSRF token while a page is rendered for keeping.
+PLACEHOLDER = "first-visit-csrf-" + secrets.token_hex(16)
+
+#: The kept pages: by view, scheme, host (one of ALLOWED_HOSTS) and path, (until, content, content type).
+_kept: dict[tuple[str, str], tuple[float, bytes, str]] = {}
+
+
+def forget() -> None:
+    """Drop every kept page (the tests do, between tests)."""
+    _kept.clear()
+
+
+def csrf_placeholder(request) -> dict:
+    """Context processor: the placeholder as ``csrf_token`` while a page is
+    rendered for keeping (it comes after Django's own csrf processor, so wins)."""
+    return {"csrf_token": PLACEHOLDER} if getattr(request, "_rendering_for_first_visits", False) else {}
+
+
+def is_first_visit(request) -> bool:
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.META.get("QUERY_STRING")
+        and not (request.COOKIES.keys() - {settings.CSRF_COOKIE_NAME})
+    )
+
+
+def for_first_visits(seconds: float):
+    """View decorator: the view's 200 for a first visit, kept ``seconds`` in this process."""
+
+    def decorator(view):
+        name = f"{view.__module__}.{view.__qualname__}"
+
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not is_first_visit(request):
+                return view(request, *args, **kwargs)
+            now, key = time.monotonic(), (name, request.build_absolute_uri())
+            page = _kept.get(key)
+            if page is None or page[0] <= now:
+                request._rendering_for_first_visits = True
+                try:
+                    response = view(request, *args, **kwargs)
+                finally:
+                    request._rendering_for_first_visits = False
+                if response.status_code != 200 or response.cookies or getattr(response, "streaming", False):
+                    return response
+                page = (now + seconds, response.content, response["Content-Type"])
+                _kept[key] = page
+            _, content, content_type = page
+            return HttpResponse(content.replace(PLACEHOLDER.encode(), get_token(request).encode()), content_type)
+
+        return wrapper
+
+    return decorator
