@@ -192,6 +192,11 @@ def redis_channel_layer(url):
         # a command on one is tried once more on a fresh connection rather
         # than failing a WebSocket (4503) for each of them in turn.
         "retry_on_error": [RedisConnectionError],
+        # Connections open at once, per process. redis-py's default is 100 and
+        # one more is an error, not a wait: a hundred spectators arriving at
+        # once at the one process that serves the sockets each join the game's
+        # group and announce themselves, and the 101st socket was closed.
+        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
     }
     # Each socket's queue holds up to this many messages before the layer drops
     # new ones (channels_redis's default is 100): a hundred spectators arriving
