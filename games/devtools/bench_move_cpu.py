@@ -1,0 +1,190 @@
+"""The CPU an API move costs the server: ``DEBUG=1 python -m games.devtools.bench_move_cpu``.
+
+    python -m games.devtools.bench_move_cpu [--games 400] [--warmup 50] [--profile]
+
+The busiest API request is ``POST /api/games/<id>/moves/`` against the perfect
+AI on 3x3 (issue 19). This makes ``--games`` games against it, then plays the
+first move of each through the whole of Django: the WSGI handler
+(``tttsite.wsgi.application``) called in this process with a hand-made
+environ, ``Authorization: Token ...`` and a JSON body, so every middleware,
+DRF's authentication, throttles and parsers, the move service, its queries and
+the serializer are counted, and no server, socket or client is. Each
+request's CPU time is the process's (``time.process_time``, so work the
+request hands to another thread counts too), and the script prints the
+median, 90th percentile and mean in milliseconds. ``--profile`` adds
+cProfile's top 25 functions by cumulative time over the timed requests
+(timed again, without the profiler, so the figures above are not its).
+
+The database is a fresh SQLite file in a temporary folder, with the settings a
+deployment on SQLite has (a connection opened and closed per request, WAL);
+``DATABASE_URL`` is ignored. ``--database-url postgres://...`` uses that
+database instead (empty or made for the purpose: the players and games are
+left in it), with the settings a deployment on PostgreSQL has (a connection
+pool). Only this process's CPU is counted, not the database server's. Measured with ``DEBUG`` off
+whatever the environment says, as in production, so Django does not keep a
+log of every query; the channel layer and cache are the ones the environment
+chooses (in memory without ``REDIS_URL``). The games are spread over players
+of ``--per-player`` requests each, so no player nears the API's rate limit.
+A script that prints figures, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _setup(database_url: str) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tttsite.settings"
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("SECRET_KEY", "bench-move-cpu-" + "x" * 50)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _environ(game_id: int, key: str, body: bytes) -> dict:
+    return {
+        "REQUEST_METHOD": "POST",
+        "SCRIPT_NAME": "",
+        "PATH_INFO": f"/api/games/{game_id}/moves/",
+        "QUERY_STRING": "",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(body)),
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_HOST": "127.0.0.1",
+        "HTTP_ACCEPT": "application/json",
+        "HTTP_AUTHORIZATION": f"Token {key}",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+
+
+def _make_games(count: int, per_player: int) -> list[tuple[int, str, int]]:
+    """(game id, its player's token, the cell to play) for ``count`` new games
+    against the perfect AI, the person playing X; ``per_player`` games a player."""
+    from django.contrib.auth import get_user_model
+
+    from games.accounts.services import api_token_create
+    from games.play import services
+    from games.play.players import Player
+
+    users = get_user_model().objects
+    made = []
+    for n in range(count):
+        if n % per_player == 0:
+            user = users.create_user(f"bench{n // per_player}", password="x" * 12)
+            key = api_token_create(user=user)
+        game = services.game_create_against_ai(player=Player(user=user), side="X", level="perfect")
+        made.append((game.pk, key, n % 9))
+    return made
+
+
+def _request(application, game_id: int, key: str, cell: int) -> tuple[str, bytes]:
+    body = json.dumps({"cell": cell, "ply": 0}).encode()
+    answer: dict = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer["status"] = status
+
+    response = application(_environ(game_id, key, body), start_response)
+    try:
+        content = b"".join(response)
+    finally:
+        response.close()
+    return answer["status"], content
+
+
+def _play(application, games, times: list[float] | None = None) -> None:
+    for game_id, key, cell in games:
+        start = time.process_time()
+        status, content = _request(application, game_id, key, cell)
+        spent = time.process_time() - start
+        if not status.startswith("201"):
+            raise SystemExit(f"game {game_id}: {status} {content[:300]!r}")
+        if times is not None:
+            times.append(spent * 1000)
+
+
+def _layer() -> str:
+    from django.conf import settings
+
+    return settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+
+
+def _percentile(values: list[float], p: int) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[p - 1]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400, help="timed requests, one new game each (400)")
+    parser.add_argument("--warmup", type=int, default=50, help="untimed requests first (50)")
+    parser.add_argument("--per-player", type=int, default=50, help="games a player (50)")
+    parser.add_argument(
+        "--database-url",
+        help="an existing, empty database to use instead (postgres://...): its tables are made, "
+        "the games and players are left in it",
+    )
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top 25 over the timed requests")
+    parser.add_argument("--profile-file", help="and write the whole profile there (for pstats or snakeviz)")
+    args = parser.parse_args(argv)
+
+    if args.database_url:
+        database_url = args.database_url
+    else:
+        database_url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-move-cpu-')) / 'bench.sqlite3'}"
+    _setup(database_url)
+    from django.test.utils import override_settings
+
+    from tttsite.wsgi import application
+
+    rounds = 2 if args.profile else 1
+    games = _make_games(args.warmup + args.games * rounds, args.per_player)
+    warmup, timed = games[: args.warmup], games[args.warmup :]
+    times: list[float] = []
+    with override_settings(DEBUG=False):
+        _play(application, warmup)
+        _play(application, timed[: args.games], times)
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            _play(application, timed[args.games :])
+            profiler.disable()
+
+    from django.db import connection
+
+    print(f"POST /api/games/<id>/moves/, first move against the perfect AI on 3x3, {len(times)} requests")
+    print(f"  database: {connection.vendor}; channel layer: {_layer()}")
+    print(f"  CPU per request: median {statistics.median(times):.2f} ms, p90 {_percentile(times, 90):.2f} ms,")
+    print(f"                   mean {statistics.fmean(times):.2f} ms, fastest {min(times):.2f} ms")
+    if args.profile:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+        print(out.getvalue())
+        if args.profile_file:
+            profiler.dump_stats(args.profile_file)
+
+
+if __name__ == "__main__":
+    main()
