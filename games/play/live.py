@@ -14,7 +14,8 @@ handed over. Without it each message cost the request an event-loop hop
 (under ASGI) or a new event loop and a new Redis connection (in a thread
 without a loop). The publisher sends what it holds before the process exits
 normally. The in-memory layer (one process, development and tests) keeps its
-queues on the server's own event loop, so there the message is sent as before.
+queues on the server's own event loop, so there the message is sent as before,
+when the group has a member at all.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections import defaultdict
 
 from asgiref.sync import async_to_sync
 from channels import DEFAULT_CHANNEL_LAYER
-from channels.layers import channel_layers, get_channel_layer
+from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -166,12 +167,22 @@ def _sends_in_background(layer) -> bool:
     return isinstance(layer, RedisChannelLayer)
 
 
+def _nobody_listens(layer, group: str) -> bool:
+    """In the in-memory layer, whether ``group`` has no member to send to.
+    Sending anyway would cost a hop to the server's event loop, and in a
+    thread without one (a WSGI server, a script) a new loop and thread per
+    message, to reach nobody: a game no page watches (an API client's, say)."""
+    return isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group)
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     if _sends_in_background(layer):
         _publisher_for(layer).put(group, message)
+        return
+    if _nobody_listens(layer, group):
         return
     try:
         async_to_sync(layer.group_send)(group, message)
