@@ -165,7 +165,7 @@ class GameMoveApi(APIView):
         "a stale ply or a finished game is a 409 with the current game.",
     )
     def post(self, request, pk: int):
-        data = _input(s.MoveInputSerializer, request.data)
+        data = s.MoveInputSerializer.validated(request.data)
         result = services.game_play_move(game_id=pk, player=player_of(request), cell=data["cell"], ply=data["ply"])
         return game_response(result.game, request, status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK)
 
