@@ -13,19 +13,20 @@ request's CPU time is the process's (``time.process_time``, so work the
 request hands to another thread counts too), and the script prints the
 median, 90th percentile and mean in milliseconds. ``--profile`` adds
 cProfile's top 25 functions by cumulative time over the timed requests
-(timed again, without the profiler, so the figures above are not its).
+(timed again, without the profiler, so the figures above are not its; the
+profiler too counts CPU time, not time waiting for the database).
 
 The database is a fresh SQLite file in a temporary folder, with the settings a
 deployment on SQLite has (a connection opened and closed per request, WAL);
 ``DATABASE_URL`` is ignored. ``--database-url postgres://...`` uses that
 database instead (empty or made for the purpose: the players and games are
 left in it), with the settings a deployment on PostgreSQL has (a connection
-pool). Only this process's CPU is counted, not the database server's. Measured with ``DEBUG`` off
-whatever the environment says, as in production, so Django does not keep a
-log of every query; the channel layer and cache are the ones the environment
-chooses (in memory without ``REDIS_URL``). The games are spread over players
-of ``--per-player`` requests each, so no player nears the API's rate limit.
-A script that prints figures, not a test.
+pool). Only this process's CPU is counted, not the database server's.
+Measured with ``DEBUG`` off whatever the environment says, as in production,
+so Django does not keep a log of every query; the channel layer and cache are
+the ones the environment chooses (in memory without ``REDIS_URL``). The games
+are spread over players of ``--per-player`` requests each, so no player nears
+the API's rate limit. A script that prints figures, not a test.
 """
 
 from __future__ import annotations
@@ -167,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
         _play(application, warmup)
         _play(application, timed[: args.games], times)
         if args.profile:
-            profiler = cProfile.Profile()
+            profiler = cProfile.Profile(time.process_time)  # CPU time, as the figures above
             profiler.enable()
             _play(application, timed[args.games :])
             profiler.disable()
