@@ -167,8 +167,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite allows one writer at a time. IMMEDIATE transactions take the write
     # lock up front, so a second writer waits (up to `timeout` seconds) instead
     # of failing mid-transaction with "database is locked"; WAL lets readers go
-    # on while someone writes. A persistent connection buys nothing here.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # on while someone writes. Connections persist (CONN_MAX_AGE, as above):
+    # opening one, reading the schema and setting WAL cost a request about
+    # 1.2 ms of CPU, more than the rest of its database work.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
