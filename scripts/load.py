@@ -300,7 +300,10 @@ async def _play_on_socket(
 
     while server.running():
         try:
-            message = await socket.receive(timeout=30)
+            # Not receive(timeout=30): aiohttp answers the server's pings inside
+            # receive() and starts its timeout again after each, so with pings
+            # every 20 s a socket that never hears its move would wait for ever.
+            message = await asyncio.wait_for(socket.receive(), 30)
         except asyncio.TimeoutError:
             tally.error("websocket_silent", f"game {game['id']}: nothing heard for 30 s")
             return await resync(server, player, game)
