@@ -2,8 +2,9 @@
 
 For each database asked for (PostgreSQL, SQLite), on a fresh database:
 
-1. start the site the production way (scripts/serve: uvicorn, several
-   workers, Redis) on 127.0.0.1;
+1. start the site the production way (scripts/serve: gunicorn's sync workers
+   for the pages and the API on 127.0.0.1:PORT, uvicorn for the WebSockets on
+   127.0.0.1:SOCKETS_PORT, the background worker, Redis between them);
 2. let PLAYERS players play for DURATION seconds: half against the AI through
    the JSON API, half in pairs against each other, their moves sent and
    received over WebSockets; each waits a human-like moment before moving;
@@ -19,9 +20,10 @@ For each database asked for (PostgreSQL, SQLite), on a fresh database:
    (games.devtools.integrity, as `manage.py verify_games`).
 
 With --kill-at S it also kills the whole server with SIGKILL S seconds into
-the game phase and starts it again after --down seconds: the players carry
-on, and the checks show whether anything acknowledged was lost or anything
-half-stored.
+the game phase (every process scripts/serve started: gunicorn's master and
+workers, uvicorn, the background worker, and the script itself) and starts it
+again after --down seconds: the players carry on, and the checks show whether
+anything acknowledged was lost or anything half-stored.
 
 Nothing here is a test assertion: it prints figures (and writes them as JSON
 with --json). The exit status is 1 when there were errors, lost moves or
@@ -110,9 +112,13 @@ class Tally:
 
 
 class Server:
-    def __init__(self, base: str, session, tally: Tally, stop_at: float):
+    """Where the players go: pages and the API at ``base`` (gunicorn), sockets
+    at ``ws_base`` (uvicorn), opened as the site's pages open them, with
+    ``base`` as their Origin."""
+
+    def __init__(self, base: str, ws_base: str, session, tally: Tally, stop_at: float):
         self.base = base
-        self.ws_base = "ws" + base[len("http") :]
+        self.ws_base = ws_base
         self.session = session
         self.tally = tally
         self.stop_at = stop_at
@@ -294,7 +300,10 @@ async def _play_on_socket(
 
     while server.running():
         try:
-            message = await socket.receive(timeout=30)
+            # Not receive(timeout=30): aiohttp answers the server's pings inside
+            # receive() and starts its timeout again after each, so with pings
+            # every 20 s a socket that never hears its move would wait for ever.
+            message = await asyncio.wait_for(socket.receive(), 30)
         except asyncio.TimeoutError:
             tally.error("websocket_silent", f"game {game['id']}: nothing heard for 30 s")
             return await resync(server, player, game)
@@ -420,7 +429,7 @@ async def finish(coroutines, grace: float) -> None:
         task.result()  # a bug in a player is a crash of this script, not a silent loss
 
 
-async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill) -> dict:
+async def run_phases(args, base: str, ws_base: str, players: list[dict], tally: Tally, on_kill) -> dict:
     import aiohttp
 
     connector = aiohttp.TCPConnector(limit=0)
@@ -434,7 +443,7 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
 
         # Phase 1: everyone plays, at a person's pace.
         started = time.monotonic()
-        server = Server(base, session, tally, started + args.duration)
+        server = Server(base, ws_base, session, tally, started + args.duration)
         tasks = [ai_player(server, player, args.think) for player in ai_players]
         tasks += [human_pair(server, people[i], people[i + 1], args.think) for i in range(0, len(people) - 1, 2)]
         if args.kill_at is not None:
@@ -466,7 +475,7 @@ async def run_phases(args, base: str, players: list[dict], tally: Tally, on_kill
             """``prepare(server)`` before the clock; ``measure(server, prepared)`` (the
             requests it got answered) for ``seconds``."""
             tally.latencies.setdefault(name, [])
-            server = Server(base, session, tally, float("inf"))
+            server = Server(base, ws_base, session, tally, float("inf"))
             prepared = await prepare(server) if prepare else None
             started = server.stop_at = time.monotonic()
             server.stop_at += seconds
@@ -555,53 +564,114 @@ def fresh_redis(url: str) -> None:
 
 def server_environment(args, kind: str) -> dict:
     env = dict(os.environ)
+    # Where the pages send browsers' sockets: scripts/serve sets both from SOCKETS_PORT and PORT.
+    env.pop("WEBSOCKET_PORT", None)
+    env.pop("PAGES_PORT", None)
     env.update(
         DEBUG="0",
         SECRET_KEY="load-test-" + "k" * 50,
         DATABASE_URL=database_url(kind),
         REDIS_URL=args.redis_url,
         ALLOWED_HOSTS="127.0.0.1,localhost",
-        PORT=str(args.port),
         HOST="127.0.0.1",
-        WORKERS=str(args.workers),
+        PORT=str(args.port),
+        SOCKETS_PORT=str(args.sockets_port),
+        SOCKET_WORKERS=str(args.socket_workers),
         LOG_LEVEL="WARNING",
         # Bots play faster than people: the per-user API rate limit would
         # stop them long before the server is busy.
         API_RATE_USER="1000000/min",
         API_RATE_ANON="1000000/min",
     )
+    if args.workers:
+        env["WORKERS"] = str(args.workers)
+    else:
+        env.pop("WORKERS", None)  # scripts/serve's own default, two per core
     return env
 
 
 def start_server(env: dict, log) -> subprocess.Popen:
-    with socket.socket() as probe:
-        if probe.connect_ex(("127.0.0.1", int(env["PORT"]))) == 0:
-            raise SystemExit(f"something already listens on 127.0.0.1:{env['PORT']}: stop it or pass --port")
+    for port in (env["PORT"], env["SOCKETS_PORT"]):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", int(port))) == 0:
+                raise SystemExit(
+                    f"something already listens on 127.0.0.1:{port}: stop it or pass --port and --sockets-port"
+                )
     process = subprocess.Popen(
         [str(ROOT / "scripts" / "serve")],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
-        start_new_session=True,
+        start_new_session=True,  # a process group of its own: every server process, and nothing else
     )
-    base = f"http://127.0.0.1:{env['PORT']}"
+    # Up when both answer: gunicorn (the pages) and uvicorn (the sockets, which answer HTTP too).
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited with status {process.returncode}; see its log")
-        try:
-            with urllib.request.urlopen(base + "/healthz/", timeout=2) as response:
-                if response.status == 200:
-                    return process
-        except OSError:
+    for port in (env["PORT"], env["SOCKETS_PORT"]):
+        while True:
+            if process.poll() is not None:
+                raise SystemExit(f"the server exited with status {process.returncode}; see its log")
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the server did not answer /healthz/ on {port} within 120 s")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
             time.sleep(0.3)
-    raise SystemExit("the server did not answer /healthz/ within 120 s")
+    return process
 
 
-def stop_server(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
+def server_processes(group: int) -> dict[int, str]:
+    """The living processes of process group ``group`` (scripts/serve and all it
+    started), each named for what it is."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # gone meanwhile
+        # pid (comm) state ppid pgrp ...: the name may hold spaces, so split after its ")".
+        state, ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+        if int(pgrp) != group or state in ("Z", "X"):
+            continue
+        if "gunicorn" in command:
+            name = "gunicorn master" if int(ppid) == group else "gunicorn worker"
+        elif "spawn_main" in command or "multiprocessing" in command:
+            name = "spawned child"
+        elif "uvicorn" in command:
+            name = "uvicorn"
+        elif "run_worker" in command:
+            name = "run_worker"
+        elif "scripts/serve" in command:
+            name = "scripts/serve"
+        else:
+            name = command.split(" ", 1)[0].rsplit("/", 1)[-1] or "?"
+        found[int(entry.name)] = name
+    return found
+
+
+def kill_server(process: subprocess.Popen) -> dict[str, int]:
+    """SIGKILL to every process of the server's group at once; waits until none
+    is left alive. What was killed, counted by kind."""
+    killed = server_processes(process.pid)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while (alive := server_processes(process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if alive:
+        raise SystemExit(f"processes of the server outlived SIGKILL: {alive}")
+    return dict(Counter(killed.values()))
+
+
+def stop_server(process: subprocess.Popen) -> None:
     try:
-        os.killpg(process.pid, sig)
+        os.killpg(process.pid, signal.SIGTERM)
     except ProcessLookupError:
         return
     try:
@@ -609,6 +679,13 @@ def stop_server(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+    # scripts/serve stops what it started; anything left would hold the ports or the database.
+    deadline = time.monotonic() + 20
+    while (left := server_processes(process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if left:
+        print(f"   left after the server stopped, killed: {left}", flush=True)
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 def in_django(env: dict, step: str, payload: dict) -> dict:
@@ -628,7 +705,8 @@ def in_django(env: dict, step: str, payload: dict) -> dict:
 
 
 def run_one(args, kind: str) -> dict:
-    print(f"\n== {kind}: fresh database, {args.workers} workers on 127.0.0.1:{args.port}", flush=True)
+    base, ws_base = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.sockets_port}"
+    print(f"\n== {kind}: fresh database; pages and API on {base}, WebSockets on {ws_base}", flush=True)
     fresh_database(kind)
     fresh_redis(args.redis_url)
     env = server_environment(args, kind)
@@ -637,24 +715,31 @@ def run_one(args, kind: str) -> dict:
     kills = {}
     with open(log_path, "w") as log:
         server = start_server(env, log)
+        serving = Counter(server_processes(server.pid).values())
+        print(f"   scripts/serve's processes: {dict(serving)}", flush=True)
         players = in_django(env, "players", {"count": args.players})["players"]
         print(f"   {len(players)} players ready; playing for {args.duration} s", flush=True)
 
         async def kill_and_restart(when: float):
             nonlocal server
             await asyncio.sleep(max(0, when - time.monotonic()))
-            stop_server(server, signal.SIGKILL)
+            kills["processes_killed"] = kill_server(server)
             kills["killed_at"] = time.monotonic()
             kills["killed_at_s"] = args.kill_at
-            print(f"   kill -9 of every server process at {args.kill_at} s; down for {args.down} s", flush=True)
+            print(
+                f"   kill -9 of every server process at {args.kill_at} s ({kills['processes_killed']}); "
+                f"down for {args.down} s",
+                flush=True,
+            )
             await asyncio.sleep(args.down)
             restarted = time.monotonic()
             server = await asyncio.to_thread(start_server, env, log)
             kills["restart_seconds"] = round(time.monotonic() - restarted, 1)
             kills["back_at"] = time.monotonic()
 
-        figures = asyncio.run(run_phases(args, f"http://127.0.0.1:{args.port}", players, tally, kill_and_restart))
+        figures = asyncio.run(run_phases(args, base, ws_base, players, tally, kill_and_restart))
         stop_server(server)
+    figures["server"] = {"pages": base, "sockets": ws_base, "processes": dict(serving)}
     acked = {str(game): plies for game, plies in tally.acked.items()}
     figures["check"] = in_django(env, "verify", {"acked": acked})
     figures["errors"] = dict(tally.errors)
@@ -664,6 +749,7 @@ def run_one(args, kind: str) -> dict:
         went_on = sum(1 for times in tally.acked_at.values() if min(times) < killed and max(times) > back)
         figures["kill"] = {
             "killed_at_s": kills.get("killed_at_s"),
+            "processes_killed": kills.get("processes_killed"),
             "down_s": args.down,
             "restart_seconds": kills.get("restart_seconds"),
             "requests_cut_off": dict(tally.interrupted),
@@ -750,6 +836,8 @@ SATURATION_LABELS = {
 def report(kind: str, figures: dict) -> None:
     phase = figures["game_phase"]
     print(f"\n-- {kind} --")
+    server = figures["server"]
+    print(f"server: pages and API {server['pages']}, WebSockets {server['sockets']}; processes {server['processes']}")
     print(
         f"players: {figures['players']['against_ai']} against the AI (HTTP API), "
         f"{figures['players']['in_human_games']} in games between people (WebSockets)"
@@ -807,13 +895,19 @@ def main() -> int:
         "--slices", type=int, default=4, help="each saturation measure is taken in this many slices, the kinds in turn"
     )
     parser.add_argument("--concurrency", type=int, default=32, help="clients in the saturation measures")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--port", type=int, default=8200)
+    parser.add_argument(
+        "--workers", type=int, default=0, help="gunicorn's sync workers (default: scripts/serve's, two per core)"
+    )
+    parser.add_argument("--socket-workers", type=int, default=1, help="uvicorn's worker processes")
+    parser.add_argument("--port", type=int, default=8200, help="the pages' and the API's port (gunicorn)")
+    parser.add_argument("--sockets-port", type=int, default=None, help="the WebSockets' port (uvicorn; default PORT+1)")
     parser.add_argument("--redis-url", default=os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/7"))
     parser.add_argument("--kill-at", type=float, default=None, help="kill -9 the server this many seconds in")
     parser.add_argument("--down", type=float, default=2, help="seconds the killed server stays down")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
+    if args.sockets_port is None:
+        args.sockets_port = args.port + 1
     try:
         import uvloop
 

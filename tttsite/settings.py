@@ -203,7 +203,9 @@ def redis_channel_layer(url):
     # new ones (channels_redis's default is 100): a hundred spectators arriving
     # at once announce themselves to each other that many times, and a move
     # pushed behind them must still fit.
-    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host], "capacity": 1000}}
+    # channels_redis's layer, but a socket closing no longer costs another
+    # socket of the same process its message (games/serving/channel_layer.py).
+    return {"BACKEND": "games.serving.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [host], "capacity": 1000}}
 
 
 # Live games: moves are pushed to the browsers over WebSockets through a

@@ -32,7 +32,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 def redis_layer(settings):
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.serving.channel_layer.RedisChannelLayer",  # the site's (settings.py)
             # A prefix of our own so a concurrent run cannot hear these messages.
             "CONFIG": {"hosts": [REDIS_URL], "prefix": f"tttsite-test-{os.getpid()}"},
         }

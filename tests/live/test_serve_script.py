@@ -1,0 +1,256 @@
+"""scripts/serve itself, started as an operator starts it, against the test
+database: gunicorn's sync workers serve the pages and the API on one port,
+uvicorn the WebSockets on another, Redis carries a move from one to the other,
+and the background worker runs beside them.
+
+What a user would notice: the pages send the browser to the sockets' port
+(and their Content-Security-Policy lets it go there); a move made through the
+API is heard on a socket; a page of another origin cannot use the session; an
+oversized chunked body is refused; and stopping the script stops everything it
+started. One server for the module: the script takes some seconds to start.
+These tests need Redis at 127.0.0.1:6379 (or TEST_SERVE_REDIS_URL).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from games.accounts.services import api_token_create
+from tests.live.players import alice_and_bob_in_a_game
+from tests.live.test_production_server import database_url, free_port, receive, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = os.environ.get("TEST_SERVE_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen
+    pages_port: int
+    sockets_port: int
+    log: Path
+
+    @property
+    def pages(self) -> str:
+        return f"http://127.0.0.1:{self.pages_port}"
+
+    @property
+    def sockets(self) -> str:
+        return f"ws://127.0.0.1:{self.sockets_port}"
+
+    def log_tail(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+
+def group_processes(group: int) -> dict[int, str]:
+    """The living processes of process group ``group``: pid -> command line."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue
+        state, _ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+        if int(pgrp) == group and state not in ("Z", "X"):
+            found[int(entry.name)] = command
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def stop(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+@pytest.fixture(scope="module")
+def served(django_db_setup, collected_static, tmp_path_factory):
+    """scripts/serve on two free ports, on the test database and a Redis database of its own."""
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    pages_port, sockets_port = free_port(), free_port()
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("WEBSOCKET_PORT", "PAGES_PORT", "SOCKET_WORKERS", "DJANGO_SETTINGS_MODULE")
+    }
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=settings.SECRET_KEY,  # the sessions made here must open there
+        DATABASE_URL=database_url(),
+        REDIS_URL=REDIS_URL,
+        ALLOWED_HOSTS="127.0.0.1",
+        STATIC_ROOT=str(collected_static),
+        HOST="127.0.0.1",
+        PORT=str(pages_port),
+        SOCKETS_PORT=str(sockets_port),
+        WORKERS="2",
+        RUN_WORKER="1",  # so that stopping the script is seen to stop the worker too
+        LOG_LEVEL="WARNING",
+    )
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with open(log, "w") as output:
+        process = subprocess.Popen(
+            [str(ROOT / "scripts" / "serve")],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = Served(process, pages_port, sockets_port, log)
+    try:
+        for port in (pages_port, sockets_port):
+            wait_until_up(server, port)
+        yield server
+    finally:
+        stop(process)
+        connection.close()
+
+
+def wait_until_up(server: Served, port: int) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise AssertionError(f"scripts/serve exited with {server.process.returncode}:\n{server.log_tail()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2):
+                return
+        except OSError:  # refused, or accepted by gunicorn's master before a worker is up to answer
+            time.sleep(0.2)
+    raise AssertionError(f"scripts/serve did not answer on {port} within 120 s:\n{server.log_tail()}")
+
+
+def test_the_pages_send_the_browser_to_the_sockets_port_and_their_policy_lets_it_go(served):
+    with urllib.request.urlopen(served.pages + "/", timeout=10) as response:
+        page = response.read().decode()
+        policy = response.headers["Content-Security-Policy"]
+    assert f'<meta name="socket-port" content="{served.sockets_port}">' in page
+    connect_src = re.search(r"connect-src ([^;]*)", policy)[1].split()
+    assert f"ws://127.0.0.1:{served.sockets_port}" in connect_src
+    assert "'self'" in connect_src
+
+
+def test_a_move_posted_to_the_pages_port_is_heard_on_a_socket_at_the_sockets_port(served):
+    """gunicorn stores the move and publishes it through Redis; uvicorn pushes it to Bob."""
+    alice, bob, game = alice_and_bob_in_a_game()
+    token = api_token_create(user=alice)
+    with connect(
+        f"{served.sockets}/ws/games/{game.pk}/",
+        additional_headers={"Cookie": session_cookie(bob), "Origin": served.pages},
+    ) as bob_socket:
+        assert receive(bob_socket, "state")["side"] == "O"
+        request = urllib.request.Request(
+            f"{served.pages}/api/games/{game.pk}/moves/",
+            data=json.dumps({"cell": 8, "ply": 0}).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 201
+        heard = receive(bob_socket, "move")
+        assert (heard["cell"], heard["ply"]) == (8, 1)
+        # And Bob's answer over the socket is stored, as the API then tells Alice.
+        bob_socket.send(json.dumps({"action": "move", "cell": 0, "ply": 1}))
+        assert receive(bob_socket, "move", ply=2)["cell"] == 0
+    request = urllib.request.Request(
+        f"{served.pages}/api/games/{game.pk}/", headers={"Authorization": f"Token {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert json.load(response)["moves"] == [8, 0]
+
+
+@pytest.mark.parametrize("origin", ["http://127.0.0.1:{other}", "http://evil.example"])
+def test_a_socket_from_another_origin_cannot_use_the_session(served, origin):
+    alice, _bob, game = alice_and_bob_in_a_game()
+    origin = origin.format(other=free_port())
+    with connect(
+        f"{served.sockets}/ws/games/{game.pk}/",
+        additional_headers={"Cookie": session_cookie(alice), "Origin": origin},
+    ) as socket_:
+        socket_.send(json.dumps({"action": "move", "cell": 4, "ply": 0}))
+        with pytest.raises(ConnectionClosed) as closed:
+            socket_.recv(timeout=10)
+    assert closed.value.rcvd.code == 4403
+    game.refresh_from_db()
+    assert game.cells == []
+
+
+def test_a_chunked_body_over_the_limit_to_the_pages_port_gets_a_413(served):
+    """No Content-Length to refuse it by: gunicorn hands the body over as it
+    comes, and it is cut off once past the limit."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    piece = b"x" * 16384
+    conversation = http.client.HTTPConnection("127.0.0.1", served.pages_port, timeout=10)
+    conversation.putrequest("POST", "/api/games/")
+    conversation.putheader("Content-Type", "application/json")
+    conversation.putheader("Transfer-Encoding", "chunked")
+    conversation.endheaders()
+    sent = 0
+    try:
+        while sent <= 4 * limit:
+            conversation.send(b"%x\r\n%s\r\n" % (len(piece), piece))
+            sent += len(piece)
+        conversation.send(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the server stopped reading, as it should: its answer is waiting
+    response = conversation.getresponse()
+    body = json.loads(response.read())
+    conversation.close()
+    assert response.status == 413
+    assert body["code"] == "request_too_large"
+
+
+def test_stopping_the_script_leaves_no_server_process_behind(served):
+    """Last in this module: it stops the module's server."""
+    group = served.process.pid
+    before = group_processes(group)
+    commands = " ".join(before.values())
+    # The script, gunicorn's master and its two workers, uvicorn, the worker.
+    assert sum("bin/gunicorn" in command for command in before.values()) == 3, before
+    assert sum("bin/uvicorn" in command for command in before.values()) == 1, before
+    assert "run_worker" in commands and "scripts/serve" in commands, before
+
+    os.killpg(group, signal.SIGTERM)
+    # 143: the script's own TERM trap ended it, the one that stops what it started.
+    assert served.process.wait(timeout=30) == 143, served.log_tail()
+    deadline = time.monotonic() + 15
+    while (left := group_processes(group)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert left == {}, f"left behind: {left}"
+    assert not [pid for pid in before if alive(pid)]
+    for port in (served.pages_port, served.sockets_port):
+        with pytest.raises(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2)
