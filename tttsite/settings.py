@@ -199,12 +199,12 @@ def redis_channel_layer(url):
         # group and announce themselves, and the 101st socket was closed.
         "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
     }
-    # Each socket's queue holds up to this many messages before the layer drops
-    # new ones (channels_redis's default is 100): a hundred spectators arriving
-    # at once announce themselves to each other that many times, and a move
-    # pushed behind them must still fit.
     # channels_redis's layer, but a socket closing no longer costs another
     # socket of the same process its message (games/serving/channel_layer.py).
+    # Each socket's queue holds up to `capacity` messages before the layer
+    # drops new ones (channels_redis's default is 100): a hundred spectators
+    # arriving at once announce themselves to each other that many times, and
+    # a move pushed behind them must still fit.
     return {"BACKEND": "games.serving.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [host], "capacity": 1000}}
 
 
