@@ -48,6 +48,9 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from games.devtools.process_groups import group_members, stop_group  # noqa: E402
+
 PYTHON = ROOT / ".venv" / "bin" / "python"
 LEVELS = ["easy", "medium", "hard", "perfect"]
 
@@ -627,20 +630,9 @@ def server_processes(group: int) -> dict[int, str]:
     """The living processes of process group ``group`` (scripts/serve and all it
     started), each named for what it is."""
     found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue  # gone meanwhile
-        # pid (comm) state ppid pgrp ...: the name may hold spaces, so split after its ")".
-        state, ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
-        if int(pgrp) != group or state in ("Z", "X"):
-            continue
+    for pid, (ppid, command) in group_members(group).items():
         if "gunicorn" in command:
-            name = "gunicorn master" if int(ppid) == group else "gunicorn worker"
+            name = "gunicorn master" if ppid == group else "gunicorn worker"
         elif "spawn_main" in command or "multiprocessing" in command:
             name = "spawned child"
         elif "uvicorn" in command:
@@ -651,7 +643,7 @@ def server_processes(group: int) -> dict[int, str]:
             name = "scripts/serve"
         else:
             name = command.split(" ", 1)[0].rsplit("/", 1)[-1] or "?"
-        found[int(entry.name)] = name
+        found[pid] = name
     return found
 
 
@@ -670,15 +662,7 @@ def kill_server(process: subprocess.Popen) -> dict[str, int]:
 
 
 def stop_server(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    stop_group(process)
     # scripts/serve stops what it started; anything left would hold the ports or the database.
     deadline = time.monotonic() + 20
     while (left := server_processes(process.pid)) and time.monotonic() < deadline:

@@ -50,7 +50,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -60,6 +59,8 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from games.devtools.process_groups import stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -374,18 +375,6 @@ def wait_for(base: str, path: str, process: subprocess.Popen, log: Path, seconds
     raise SystemExit(f"{base}{path} did not answer within {seconds} s:\n{log.read_text()[-3000:]}")
 
 
-def stop(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
 class Database:
     """A fresh database for one run: an SQLite file in ``folder``, or a new PostgreSQL
     database on the server of ``admin_url`` (dropped by :meth:`drop`)."""
@@ -677,7 +666,7 @@ def run(args) -> int:
         return 1 if failed else 0
     finally:
         for process in reversed(processes):
-            stop(process)
+            stop_group(process)
         database.drop()
         if args.keep:
             print(f"(logs kept in {folder})")

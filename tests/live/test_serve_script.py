@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from games.accounts.services import api_token_create
+from games.devtools.process_groups import group_members, stop_group
 from tests.live.players import alice_and_bob_in_a_game
 from tests.live.test_production_server import database_url, free_port, receive, session_cookie
 
@@ -60,40 +61,11 @@ class Served:
         return self.log.read_text(errors="replace")[-3000:]
 
 
-def group_processes(group: int) -> dict[int, str]:
-    """The living processes of process group ``group``: pid -> command line."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
-        except OSError:
-            continue
-        state, _ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
-        if int(pgrp) == group and state not in ("Z", "X"):
-            found[int(entry.name)] = command
-    return found
-
-
 def alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
     except OSError:
         return False
-
-
-def stop(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +108,7 @@ def served(django_db_setup, collected_static, tmp_path_factory):
             wait_until_up(server, port)
         yield server
     finally:
-        stop(process)
+        stop_group(process, timeout=30)
         connection.close()
 
 
@@ -236,7 +208,7 @@ def test_a_chunked_body_over_the_limit_to_the_pages_port_gets_a_413(served):
 def test_stopping_the_script_leaves_no_server_process_behind(served):
     """Last in this module: it stops the module's server."""
     group = served.process.pid
-    before = group_processes(group)
+    before = {pid: command for pid, (_parent, command) in group_members(group).items()}
     commands = " ".join(before.values())
     # The script, gunicorn's master and its two workers, uvicorn, the worker.
     assert sum("bin/gunicorn" in command for command in before.values()) == 3, before
@@ -247,7 +219,7 @@ def test_stopping_the_script_leaves_no_server_process_behind(served):
     # 143: the script's own TERM trap ended it, the one that stops what it started.
     assert served.process.wait(timeout=30) == 143, served.log_tail()
     deadline = time.monotonic() + 15
-    while (left := group_processes(group)) and time.monotonic() < deadline:
+    while (left := group_members(group)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert left == {}, f"left behind: {left}"
     assert not [pid for pid in before if alive(pid)]

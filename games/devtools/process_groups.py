@@ -1,0 +1,42 @@
+"""The processes a run command starts, as one process group: what is in it,
+and stopping it. The benchmark, the load script and the tests start
+``scripts/serve`` (gunicorn, uvicorn, the background worker) in a group of
+its own (``start_new_session=True``) and use these to see and stop it whole."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+
+def group_members(group: int) -> dict[int, tuple[int, str]]:
+    """The living processes of process group ``group``: pid -> (parent pid, command line)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue  # gone meanwhile
+        # pid (comm) state ppid pgrp ...: the name may hold spaces, so split after its ")".
+        state, ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+        if int(pgrp) == group and state not in ("Z", "X"):
+            found[int(entry.name)] = (int(ppid), command)
+    return found
+
+
+def stop_group(process: subprocess.Popen, timeout: float = 20) -> None:
+    """SIGTERM to ``process``'s group; SIGKILL if it has not ended within ``timeout`` seconds."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
