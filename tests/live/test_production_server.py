@@ -104,6 +104,18 @@ def wait_until_up(process: subprocess.Popen, base: str) -> None:
     raise AssertionError(f"the server on {base} did not answer within 60 s")
 
 
+def post_move(base: str, game_id: int, token: str, *, cell: int, ply: int) -> int:
+    """A move through the API of the server at ``base``, with ``token``: the status."""
+    request = urllib.request.Request(
+        f"{base}/api/games/{game_id}/moves/",
+        data=json.dumps({"cell": cell, "ply": ply}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status
+
+
 def session_cookie(user) -> str:
     """A signed-in session of ``user``'s own (a second login on one client would end the first)."""
     client = Client()
@@ -162,14 +174,7 @@ def test_a_move_posted_to_one_worker_reaches_a_socket_on_the_other(workers):
         additional_headers={"Cookie": session_cookie(bob), "Origin": f"http://{second}"},
     ) as bob_socket:
         receive(bob_socket, "state")
-        request = urllib.request.Request(
-            f"http://{first}/api/games/{game.pk}/moves/",
-            data=json.dumps({"cell": 8, "ply": 0}).encode(),
-            headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            assert response.status == 201
+        assert post_move(f"http://{first}", game.pk, token, cell=8, ply=0) == 201
         heard = receive(bob_socket, "move")
         assert (heard["cell"], heard["ply"]) == (8, 1)
 

@@ -34,7 +34,7 @@ from websockets.sync.client import connect
 from games.accounts.services import api_token_create
 from games.devtools.process_groups import group_members, stop_group
 from tests.live.players import alice_and_bob_in_a_game
-from tests.live.test_production_server import database_url, free_port, receive, session_cookie
+from tests.live.test_production_server import database_url, free_port, post_move, receive, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -144,14 +144,7 @@ def test_a_move_posted_to_the_pages_port_is_heard_on_a_socket_at_the_sockets_por
         additional_headers={"Cookie": session_cookie(bob), "Origin": served.pages},
     ) as bob_socket:
         assert receive(bob_socket, "state")["side"] == "O"
-        request = urllib.request.Request(
-            f"{served.pages}/api/games/{game.pk}/moves/",
-            data=json.dumps({"cell": 8, "ply": 0}).encode(),
-            headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            assert response.status == 201
+        assert post_move(served.pages, game.pk, token, cell=8, ply=0) == 201
         heard = receive(bob_socket, "move")
         assert (heard["cell"], heard["ply"]) == (8, 1)
         # And Bob's answer over the socket is stored, as the API then tells Alice.
