@@ -49,7 +49,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from games.devtools.process_groups import group_members, stop_group  # noqa: E402
+from games.devtools.process_groups import group_members, start_serve, stop_group  # noqa: E402
 
 PYTHON = ROOT / ".venv" / "bin" / "python"
 LEVELS = ["easy", "medium", "hard", "perfect"]
@@ -600,14 +600,7 @@ def start_server(env: dict, log) -> subprocess.Popen:
                 raise SystemExit(
                     f"something already listens on 127.0.0.1:{port}: stop it or pass --port and --sockets-port"
                 )
-    process = subprocess.Popen(
-        [str(ROOT / "scripts" / "serve")],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # a process group of its own: every server process, and nothing else
-    )
+    process = start_serve(env, log)
     # Up when both answer: gunicorn (the pages) and uvicorn (the sockets, which answer HTTP too).
     deadline = time.monotonic() + 120
     for port in (env["PORT"], env["SOCKETS_PORT"]):

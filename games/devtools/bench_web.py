@@ -60,7 +60,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.devtools.process_groups import stop_group
+from games.devtools.process_groups import start_serve, stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -561,16 +561,7 @@ def run(args) -> int:
             flush=True,
         )
         with open(site_log, "w") as log:
-            processes.append(
-                subprocess.Popen(
-                    [str(ROOT / "scripts" / "serve")],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )  # fmt: skip
-            )
+            processes.append(start_serve(env, log))
         wait_for(site, "/healthz/", processes[-1], site_log)
         wait_for("http" + sockets[len("ws") :], "/healthz/", processes[-1], site_log)
 

@@ -10,6 +10,21 @@ import signal
 import subprocess
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_serve(env: dict, output) -> subprocess.Popen:
+    """``scripts/serve`` with ``env``, its output to the open file ``output``, in
+    a process group of its own: every server process it starts, and nothing else."""
+    return subprocess.Popen(
+        [str(ROOT / "scripts" / "serve")],
+        cwd=ROOT,
+        env=env,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
 
 def group_members(group: int) -> dict[int, tuple[int, str]]:
     """The living processes of process group ``group``: pid -> (parent pid, command line)."""

@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from games.accounts.services import api_token_create
-from games.devtools.process_groups import group_members, stop_group
+from games.devtools.process_groups import group_members, start_serve, stop_group
 from tests.live.players import alice_and_bob_in_a_game
 from tests.live.test_production_server import database_url, free_port, post_move, receive, session_cookie
 
@@ -94,14 +94,7 @@ def served(django_db_setup, collected_static, tmp_path_factory):
     )
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     with open(log, "w") as output:
-        process = subprocess.Popen(
-            [str(ROOT / "scripts" / "serve")],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        process = start_serve(env, output)
     server = Served(process, pages_port, sockets_port, log)
     try:
         for port in (pages_port, sockets_port):
