@@ -100,7 +100,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before WhiteNoise, so static files (an SVG opened on its own) get them too.
-    "csp.middleware.CSPMiddleware",
+    "tttsite.security.ContentSecurityPolicyMiddleware",
     "tttsite.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside the session, CSRF and auth middleware, so a stopped database or

@@ -218,6 +218,49 @@ async def test_the_production_server_path_sends_them_too(async_client):
     assert response["X-Frame-Options"] == "DENY"
 
 
+def _through_the_policy_middleware(rf, view):
+    from tttsite.security import ContentSecurityPolicyMiddleware
+
+    return ContentSecurityPolicyMiddleware(view)(rf.get("/somewhere/"))
+
+
+def test_a_view_that_asks_django_csp_for_more_gets_it_and_the_others_do_not(rf, settings):
+    """The header is built once for every response, yet a view with its own
+    needs (django-csp's decorators, a template's nonce) still gets them."""
+    from csp.constants import NONCE
+    from csp.decorators import csp_update
+    from django.http import HttpResponse
+
+    @csp_update({"img-src": ["https://images.example.com"]})
+    def with_images(request):
+        return HttpResponse("ok")
+
+    def with_a_nonce(request):
+        return HttpResponse(f"<script nonce='{request.csp_nonce}'></script>")
+
+    widened = directives(_through_the_policy_middleware(rf, with_images)["Content-Security-Policy"])
+    assert widened["img-src"].split() == ["'self'", "data:", "https://images.example.com"]
+    policy = settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {**policy, "script-src": ["'self'", NONCE]}}
+    nonce = _through_the_policy_middleware(rf, with_a_nonce)
+    sent = re.search(r"nonce='([^']+)'", nonce.content.decode()).group(1)
+    assert f"'nonce-{sent}'" in directives(nonce["Content-Security-Policy"])["script-src"]
+    plain = _through_the_policy_middleware(rf, lambda request: HttpResponse("ok"))
+    assert directives(plain["Content-Security-Policy"])["script-src"] == "'self'"  # no nonce asked for, none sent
+
+
+def test_the_policy_follows_the_settings_when_they_change(rf, settings):
+    from django.http import HttpResponse
+
+    from tttsite.security import ContentSecurityPolicyMiddleware
+
+    middleware = ContentSecurityPolicyMiddleware(lambda request: HttpResponse("ok"))
+    assert directives(middleware(rf.get("/"))["Content-Security-Policy"]) == CSP
+    policy = settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {**policy, "img-src": ["'self'"]}}
+    assert directives(middleware(rf.get("/"))["Content-Security-Policy"])["img-src"] == "'self'"
+
+
 @pytest.mark.django_db
 def test_the_policy_allows_no_inline_script_or_style_and_no_eval(client):
     sent = directives(client.get("/")["Content-Security-Policy"])
