@@ -114,7 +114,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Who asks for the engine's searches, so each is counted against them (games/serving/engine_budget.py).
     "games.serving.engine_budget.EngineClientMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # django.contrib.messages, its storage opened only when used (games/serving/messages.py).
+    "games.serving.messages.LazyMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",

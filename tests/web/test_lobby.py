@@ -137,6 +137,17 @@ def test_an_open_challenge_from_the_form_waits_in_the_lobby(client, user, bob):
     assert "alice 5×5, four in a row · you play X · 5+3 · just now Accept" in bobs_lobby
 
 
+def test_a_message_waits_through_requests_that_show_none_and_is_shown_once(client, user, bob):
+    """The message store is opened only by what uses it: the API or /healthz/
+    asked in between neither show the message nor lose it."""
+    response = _post_challenge(_client(client, user), kind="direct", opponent_username="bob", time_control="1d")
+    assert response.status_code == 302
+    assert client.get("/healthz/").status_code == 200
+    assert client.get("/api/games/").status_code == 200
+    assert "Challenge sent to bob." in messages_shown(client.get(reverse("games:lobby")))
+    assert "Challenge sent to bob." not in messages_shown(client.get(reverse("games:lobby")))
+
+
 def test_a_challenge_to_a_named_player_reaches_only_them(client, user, bob, carol):
     response = _post_challenge(_client(client, user), kind="direct", opponent_username=" bob ", time_control="1d")
     assert response.status_code == 302
