@@ -67,6 +67,73 @@ def _watchers_key(game_id: int) -> str:
     return f"watchers:{game_id}"
 
 
+#: A game's watcher count is told to its sockets at once, then at most once
+#: per this many seconds by one server process: a hundred spectators arriving
+#: together (or leaving when the game ends) are a few messages to each socket,
+#: not a hundred, which would queue in front of the next move.
+WATCHERS_TOLD_EVERY = 0.25
+
+#: Games whose count this process told lately: game id -> [until when (monotonic
+#: seconds) news waits, whether something changed meanwhile]. An entry whose
+#: time is up counts as none, so a waiting task that died with its event loop
+#: never silences a game.
+_told_lately: dict[int, list] = {}
+
+
+async def tell_watchers(consumer: GameConsumer, current) -> None:
+    """Tell ``consumer``'s game how many watch it; ``current`` (a coroutine
+    function) gives (watchers, ply) as they stand, and is only called when
+    the news goes out now: a change meanwhile is told when the time is up."""
+    game_id, now = consumer.game_id, time.monotonic()
+    lately = _told_lately.get(game_id)
+    if lately is not None and lately[0] > now:
+        lately[1] = True
+        return
+    lately = _told_lately[game_id] = [now + WATCHERS_TOLD_EVERY, False]
+    try:
+        watchers, ply = await current()
+        await _send_watchers(consumer.channel_layer, consumer.group, watchers, ply)
+    finally:
+        asyncio.ensure_future(_tell_later(consumer.channel_layer, consumer.group, game_id, lately))
+
+
+async def _tell_later(layer, group: str, game_id: int, lately: list) -> None:
+    """When the time is up, tell what changed meanwhile (and wait again), or stop."""
+    try:
+        while True:
+            await asyncio.sleep(max(0.0, lately[0] - time.monotonic()))
+            if not lately[1]:
+                return
+            lately[:] = [time.monotonic() + WATCHERS_TOLD_EVERY, False]
+            watchers, ply = await _watchers_and_ply(game_id)
+            await _send_watchers(layer, group, watchers, ply)
+    except Exception:  # the next arrival, departure or heartbeat tells it again
+        logger.warning("watchers of game %s not told", game_id, exc_info=True)
+    finally:
+        if _told_lately.get(game_id) is lately:
+            del _told_lately[game_id]
+
+
+async def _send_watchers(layer, group: str, watchers: int, ply: int) -> None:
+    await layer.group_send(group, {"type": "game.event", "event": "watchers", "watchers": watchers, "ply": ply})
+
+
+@in_a_thread
+def _watchers_and_ply(game_id: int) -> tuple[int, int]:
+    """The game's watchers (presences not yet lapsed) and ply, as they now stand."""
+    stored, now = cache.get(_watchers_key(game_id)), _now()
+    watchers = sum(until > now for until in stored["until"].values()) if isinstance(stored, dict) else 0
+    ply = Game.objects.filter(pk=game_id).values_list("move_count", flat=True).first()
+    return watchers, ply or 0
+
+
+def _known(*values):
+    async def known():
+        return values
+
+    return known
+
+
 class LiveConsumer(AsyncJsonWebsocketConsumer):
     """What both consumers share: a frame that is not a JSON object (anyone
     can send anything down a socket) is answered, not a crash."""
@@ -125,7 +192,7 @@ class GameConsumer(LiveConsumer):
         watchers, _ = await self._presence(here=True if self.side is None else None)
         await self.send_json({"type": "state", **state, "watchers": watchers})
         if self.side is None:
-            await self._announce_watchers(watchers, state["ply"])
+            await tell_watchers(self, _known(watchers, state["ply"]))
         self.heartbeat = asyncio.ensure_future(self._beat())
 
     async def __call__(self, scope, receive, send):
@@ -143,9 +210,8 @@ class GameConsumer(LiveConsumer):
         self.heartbeat.cancel()
         await self.channel_layer.group_discard(group, self.channel_name)
         if self.side is None:
-            watchers, _ = await self._presence(here=False)
-            state = await self._state(self.scope["user"])
-            await self._announce_watchers(watchers, state["ply"] if state else 0)
+            await self._presence(here=False)
+            await tell_watchers(self, self._watchers_and_ply)
 
     async def _beat(self):
         """Renew this spectator's presence, and tell the game when the count
@@ -153,10 +219,9 @@ class GameConsumer(LiveConsumer):
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
-                watchers, changed = await self._presence(here=True if self.side is None else None)
+                _, changed = await self._presence(here=True if self.side is None else None)
                 if changed:
-                    state = await self._state(self.scope.get("user"))
-                    await self._announce_watchers(watchers, state["ply"] if state else 0)
+                    await tell_watchers(self, self._watchers_and_ply)
             except Exception:  # a missed beat is made up by the next one
                 logger.warning("presence in game %s not renewed", self.game_id, exc_info=True)
 
@@ -248,7 +313,5 @@ class GameConsumer(LiveConsumer):
             cache.set(key, {"until": until, "told": watchers}, timeout=PRESENCE_SECONDS * 2)
         return watchers, changed
 
-    async def _announce_watchers(self, watchers: int, ply: int):
-        await self.channel_layer.group_send(
-            self.group, {"type": "game.event", "event": "watchers", "watchers": watchers, "ply": ply}
-        )
+    async def _watchers_and_ply(self) -> tuple[int, int]:
+        return await _watchers_and_ply(self.game_id)

@@ -355,3 +355,33 @@ async def test_spectators_whose_disconnection_is_never_seen_stop_counting(monkey
     assert (await e.receive_json_from())["watchers"] == 1
     await d.disconnect()
     await e.disconnect()
+
+
+async def test_a_crowd_arriving_at_once_is_told_in_a_few_messages_ending_with_its_size():
+    """Each arrival is not a message to everyone (a hundred spectators would be
+    ten thousand, queued in front of the next move): the count goes out at
+    once, then at most every WATCHERS_TOLD_EVERY, and the last one is right."""
+    from games.play.consumers import WATCHERS_TOLD_EVERY
+
+    alice, bob, carol, game = await _players_and_game()
+    a, _, _ = await _connect(alice, f"/ws/games/{game.pk}/")
+    await a.receive_json_from()
+    crowd = [await _user(f"fan{n}") for n in range(12)]
+    spectators = [
+        communicator
+        for communicator, _, _ in await asyncio.gather(*(_connect(fan, f"/ws/games/{game.pk}/") for fan in crowd))
+    ]
+    told = []
+    while not told or told[-1]["watchers"] < len(crowd):
+        told.append(await a.receive_json_from(timeout=3))
+    assert {message["type"] for message in told} == {"watchers"}
+    assert len(told) < len(crowd) / 2, [message["watchers"] for message in told]
+    assert await a.receive_nothing(timeout=WATCHERS_TOLD_EVERY + 0.5)  # nothing more once it is told
+    # The moves still reach everyone, and so does the crowd leaving.
+    await _move(game, alice, 4, 0)
+    assert (await a.receive_json_from())["cell"] == 4
+    await asyncio.gather(*(spectator.disconnect() for spectator in spectators))
+    while (left := await a.receive_json_from(timeout=3))["watchers"]:
+        assert left["type"] == "watchers"
+    assert left["ply"] == 1
+    await a.disconnect()
