@@ -266,6 +266,8 @@ async def fan_out(base: str, ws_base: str, games: list[dict], spectators: int, s
     from websockets.asyncio.client import connect
 
     latencies: list[float] = []
+    answered: list[float] = []  # move sent -> its POST answered (the site's own part of the latency)
+    each: list[list[float]] = []  # a move's [answered, first heard, last heard] in ms after it was sent
     errors: dict[str, int] = {}
     moves = 0
 
@@ -326,6 +328,7 @@ async def fan_out(base: str, ws_base: str, games: list[dict], spectators: int, s
                 except OSError as failure:
                     error(f"move_{getattr(failure, 'code', 'connection')}")
                     break
+                answered.append(time.monotonic() - sent)
                 moves += 1
                 async with everyone:
                     try:
@@ -335,6 +338,10 @@ async def fan_out(base: str, ws_base: str, games: list[dict], spectators: int, s
                     except TimeoutError:
                         error("not_heard_in_10s")
                 latencies.extend(when - sent for when in heard.get(ply, []))
+                if heard.get(ply):  # for --json: where each move's time went
+                    each.append(
+                        [round((t - sent) * 1000, 1) for t in (answered[-1] + sent, min(heard[ply]), max(heard[ply]))]
+                    )
                 if game["status"] != "in_progress":
                     break
                 board, ply = game["board"], game["ply"]
@@ -348,6 +355,9 @@ async def fan_out(base: str, ws_base: str, games: list[dict], spectators: int, s
         "heard": len(latencies),
         "p50_ms": percentile(latencies, 0.50) * 1000,
         "p99_ms": percentile(latencies, 0.99) * 1000,
+        "answered_p50_ms": percentile(answered, 0.50) * 1000,
+        "answered_p99_ms": percentile(answered, 0.99) * 1000,
+        "each_move_ms": each,
         "errors": errors,
     }
 
@@ -536,6 +546,10 @@ def print_table(rows: list[Row], fan: dict, args, database: Database, log=print)
         f"{'spectator fan-out':<36} {f'{args.spectators} sockets, scripts/serve':<24} "
         f"{fan['moves']:>6} mv {fan['p50_ms']:>8.1f} {fan['p99_ms']:>8.1f} {errors:>7}  "
         f"({fan['heard']} deliveries: move sent -> each spectator heard it)"
+    )
+    log(
+        f"{'':<36} {'':<24} {'':>9} {fan['answered_p50_ms']:>8.1f} {fan['answered_p99_ms']:>8.1f} {'':>7}  "
+        "(of which the move's POST: sent -> answered)"
     )
     if fan["errors"]:
         log(f"{'':<36} errors: {fan['errors']}")
