@@ -35,3 +35,7 @@ application = ProtocolTypeRouter(
         "websocket": CloseWhenServiceDown(SocketCredentials(URLRouter(websocket_urlpatterns))),
     }
 )
+
+from games.serving.startup import ready_to_serve  # noqa: E402
+
+ready_to_serve()
