@@ -89,6 +89,7 @@ def served(django_db_setup, collected_static, tmp_path_factory):
         PORT=str(pages_port),
         SOCKETS_PORT=str(sockets_port),
         WORKERS="2",
+        SOCKET_WORKERS="2",
         RUN_WORKER="1",  # so that stopping the script is seen to stop the worker too
         LOG_LEVEL="WARNING",
     )
@@ -196,9 +197,10 @@ def test_stopping_the_script_leaves_no_server_process_behind(served):
     group = served.process.pid
     before = {pid: command for pid, (_parent, command) in group_members(group).items()}
     commands = " ".join(before.values())
-    # The script, gunicorn's master and its two workers, uvicorn, the worker.
+    # The script, gunicorn's master and its two workers, uvicorn and its two, the worker.
     assert sum("bin/gunicorn" in command for command in before.values()) == 3, before
     assert sum("bin/uvicorn" in command for command in before.values()) == 1, before
+    assert sum("spawn_main" in command for command in before.values()) == 2, before
     assert "run_worker" in commands and "scripts/serve" in commands, before
 
     os.killpg(group, signal.SIGTERM)
