@@ -28,8 +28,14 @@ def api_tokens(user) -> list[ApiToken]:
 
 
 def api_token_for_key(key: str) -> ApiToken | None:
-    """The token whose key this is, with its user; None for no token."""
-    return ApiToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+    """The token whose key this is, with its user; None for no token.
+
+    ``get``, not ``first``: the digest is unique, and ``first`` would add an
+    ORDER BY to compile on every API request (about a third of the lookup's CPU)."""
+    try:
+        return ApiToken.objects.select_related("user").get(digest=token_digest(key))
+    except ApiToken.DoesNotExist:
+        return None
 
 
 def users_with_games_played(users):
