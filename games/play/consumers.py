@@ -80,10 +80,10 @@ WATCHERS_TOLD_EVERY = 0.25
 _told_lately: dict[int, list] = {}
 
 
-async def tell_watchers(consumer: GameConsumer, current) -> None:
-    """Tell ``consumer``'s game how many watch it; ``current`` (a coroutine
-    function) gives (watchers, ply) as they stand, and is only called when
-    the news goes out now: a change meanwhile is told when the time is up."""
+async def tell_watchers(consumer: GameConsumer, watchers: int, ply: int | None = None) -> None:
+    """Tell ``consumer``'s game that ``watchers`` watch it (at ``ply``, read
+    if not given) if nothing was told lately; else the count as it then stands
+    is told when the time is up."""
     game_id, now = consumer.game_id, time.monotonic()
     lately = _told_lately.get(game_id)
     if lately is not None and lately[0] > now:
@@ -91,7 +91,8 @@ async def tell_watchers(consumer: GameConsumer, current) -> None:
         return
     lately = _told_lately[game_id] = [now + WATCHERS_TOLD_EVERY, False]
     try:
-        watchers, ply = await current()
+        if ply is None:
+            ply = await _ply(game_id)
         await _send_watchers(consumer.channel_layer, consumer.group, watchers, ply)
     finally:
         asyncio.ensure_future(_tell_later(consumer.channel_layer, consumer.group, game_id, lately))
@@ -121,17 +122,21 @@ async def _send_watchers(layer, group: str, watchers: int, ply: int) -> None:
 @in_a_thread
 def _watchers_and_ply(game_id: int) -> tuple[int, int]:
     """The game's watchers (presences not yet lapsed) and ply, as they now stand."""
-    stored, now = cache.get(_watchers_key(game_id)), _now()
-    watchers = sum(until > now for until in stored["until"].values()) if isinstance(stored, dict) else 0
-    ply = Game.objects.filter(pk=game_id).values_list("move_count", flat=True).first()
-    return watchers, ply or 0
+    return len(_lasting(cache.get(_watchers_key(game_id)), _now())), _game_ply(game_id)
 
 
-def _known(*values):
-    async def known():
-        return values
+def _lasting(stored, now: float) -> dict[str, float]:
+    """The presences in a game's stored record that have not lapsed by ``now``."""
+    if not isinstance(stored, dict):  # none yet, or expired with every socket gone
+        return {}
+    return {channel: until for channel, until in stored["until"].items() if until > now}
 
-    return known
+
+def _game_ply(game_id: int) -> int:
+    return Game.objects.filter(pk=game_id).values_list("move_count", flat=True).first() or 0
+
+
+_ply = in_a_thread(_game_ply)
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
@@ -192,7 +197,7 @@ class GameConsumer(LiveConsumer):
         watchers, _ = await self._presence(here=True if self.side is None else None)
         await self.send_json({"type": "state", **state, "watchers": watchers})
         if self.side is None:
-            await tell_watchers(self, _known(watchers, state["ply"]))
+            await tell_watchers(self, watchers, state["ply"])
         self.heartbeat = asyncio.ensure_future(self._beat())
 
     async def __call__(self, scope, receive, send):
@@ -210,8 +215,8 @@ class GameConsumer(LiveConsumer):
         self.heartbeat.cancel()
         await self.channel_layer.group_discard(group, self.channel_name)
         if self.side is None:
-            await self._presence(here=False)
-            await tell_watchers(self, self._watchers_and_ply)
+            watchers, _ = await self._presence(here=False)
+            await tell_watchers(self, watchers)
 
     async def _beat(self):
         """Renew this spectator's presence, and tell the game when the count
@@ -219,9 +224,9 @@ class GameConsumer(LiveConsumer):
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
-                _, changed = await self._presence(here=True if self.side is None else None)
+                watchers, changed = await self._presence(here=True if self.side is None else None)
                 if changed:
-                    await tell_watchers(self, self._watchers_and_ply)
+                    await tell_watchers(self, watchers)
             except Exception:  # a missed beat is made up by the next one
                 logger.warning("presence in game %s not renewed", self.game_id, exc_info=True)
 
@@ -302,7 +307,7 @@ class GameConsumer(LiveConsumer):
         stored = cache.get(key)
         if not isinstance(stored, dict):  # none yet, or expired with every socket gone
             stored = {"until": {}, "told": 0}
-        until = {channel: deadline for channel, deadline in stored["until"].items() if deadline > now}
+        until = _lasting(stored, now)
         if here:
             until[self.channel_name] = now + PRESENCE_SECONDS
         elif here is False:
@@ -312,6 +317,3 @@ class GameConsumer(LiveConsumer):
         if here is not None or changed or len(until) != len(stored["until"]):
             cache.set(key, {"until": until, "told": watchers}, timeout=PRESENCE_SECONDS * 2)
         return watchers, changed
-
-    async def _watchers_and_ply(self) -> tuple[int, int]:
-        return await _watchers_and_ply(self.game_id)
