@@ -38,7 +38,6 @@ import json
 import os
 import pstats
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -57,28 +56,16 @@ def _setup(database_url: str) -> None:
 
 
 def _environ(game_id: int, key: str, body: bytes) -> dict:
-    return {
-        "REQUEST_METHOD": "POST",
-        "SCRIPT_NAME": "",
-        "PATH_INFO": f"/api/games/{game_id}/moves/",
-        "QUERY_STRING": "",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(body)),
-        "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "127.0.0.1",
-        "HTTP_HOST": "127.0.0.1",
-        "HTTP_ACCEPT": "application/json",
-        "HTTP_AUTHORIZATION": f"Token {key}",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": False,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
+    from games.devtools.bench_request_cpu import wsgi_environ
+
+    return wsgi_environ(
+        "POST",
+        f"/api/games/{game_id}/moves/",
+        body,
+        CONTENT_TYPE="application/json",
+        HTTP_ACCEPT="application/json",
+        HTTP_AUTHORIZATION=f"Token {key}",
+    )
 
 
 def _make_games(count: int, per_player: int) -> list[tuple[int, str, int]]:

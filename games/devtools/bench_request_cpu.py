@@ -25,9 +25,10 @@ import tempfile
 import time
 
 
-def _environ(path: str) -> dict:
+def wsgi_environ(method: str, path: str, body: bytes = b"", **headers: str) -> dict:
+    """A WSGI request as a server on 127.0.0.1 would hand it to Django."""
     return {
-        "REQUEST_METHOD": "GET",
+        "REQUEST_METHOD": method,
         "SCRIPT_NAME": "",
         "PATH_INFO": path,
         "QUERY_STRING": "",
@@ -36,9 +37,11 @@ def _environ(path: str) -> dict:
         "SERVER_PROTOCOL": "HTTP/1.1",
         "REMOTE_ADDR": "127.0.0.1",
         "HTTP_HOST": "127.0.0.1",
+        **({"CONTENT_LENGTH": str(len(body))} if body else {}),
+        **headers,
         "wsgi.version": (1, 0),
         "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(b""),
+        "wsgi.input": io.BytesIO(body),
         "wsgi.errors": sys.stderr,
         "wsgi.multithread": False,
         "wsgi.multiprocess": True,
@@ -56,7 +59,7 @@ def _microseconds(path: str, requests: int) -> float:
         answer["status"] = status
 
     def get():
-        response = application(_environ(path), start_response)
+        response = application(wsgi_environ("GET", path), start_response)
         b"".join(response)
         response.close()
 
