@@ -2,7 +2,7 @@
 
 For each database asked for (PostgreSQL, SQLite), on a fresh database:
 
-1. start the site the production way (scripts/serve: gunicorn's sync workers
+1. start the site the production way (scripts/serve: granian's workers
    for the pages and the API on 127.0.0.1:PORT, uvicorn for the WebSockets on
    127.0.0.1:SOCKETS_PORT, the background worker, Redis between them);
 2. let PLAYERS players play for DURATION seconds: half against the AI through
@@ -20,7 +20,7 @@ For each database asked for (PostgreSQL, SQLite), on a fresh database:
    (games.devtools.integrity, as `manage.py verify_games`).
 
 With --kill-at S it also kills the whole server with SIGKILL S seconds into
-the game phase (every process scripts/serve started: gunicorn's master and
+the game phase (every process scripts/serve started: granian's master and
 workers, uvicorn, the background worker, and the script itself) and starts it
 again after --down seconds: the players carry on, and the checks show whether
 anything acknowledged was lost or anything half-stored.
@@ -115,7 +115,7 @@ class Tally:
 
 
 class Server:
-    """Where the players go: pages and the API at ``base`` (gunicorn), sockets
+    """Where the players go: pages and the API at ``base`` (granian), sockets
     at ``ws_base`` (uvicorn), opened as the site's pages open them, with
     ``base`` as their Origin."""
 
@@ -601,7 +601,7 @@ def start_server(env: dict, log) -> subprocess.Popen:
                     f"something already listens on 127.0.0.1:{port}: stop it or pass --port and --sockets-port"
                 )
     process = start_serve(env, log)
-    # Up when both answer: gunicorn (the pages) and uvicorn (the sockets, which answer HTTP too).
+    # Up when both answer: granian (the pages) and uvicorn (the sockets, which answer HTTP too).
     deadline = time.monotonic() + 120
     for port in (env["PORT"], env["SOCKETS_PORT"]):
         while True:
@@ -624,8 +624,8 @@ def server_processes(group: int) -> dict[int, str]:
     started), each named for what it is."""
     found = {}
     for pid, (ppid, command) in group_members(group).items():
-        if "gunicorn" in command:
-            name = "gunicorn master" if ppid == group else "gunicorn worker"
+        if "bin/granian" in command:
+            name = "granian master" if ppid == group else "granian worker"
         elif "spawn_main" in command or "multiprocessing" in command:
             name = "spawned child"
         elif "uvicorn" in command:
@@ -873,10 +873,10 @@ def main() -> int:
     )
     parser.add_argument("--concurrency", type=int, default=32, help="clients in the saturation measures")
     parser.add_argument(
-        "--workers", type=int, default=0, help="gunicorn's sync workers (default: scripts/serve's, two per core)"
+        "--workers", type=int, default=0, help="granian's workers (default: scripts/serve's, one per core)"
     )
     parser.add_argument("--socket-workers", type=int, default=1, help="uvicorn's worker processes")
-    parser.add_argument("--port", type=int, default=8200, help="the pages' and the API's port (gunicorn)")
+    parser.add_argument("--port", type=int, default=8200, help="the pages' and the API's port (granian)")
     parser.add_argument("--sockets-port", type=int, default=None, help="the WebSockets' port (uvicorn; default PORT+1)")
     parser.add_argument("--redis-url", default=os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/7"))
     parser.add_argument("--kill-at", type=float, default=None, help="kill -9 the server this many seconds in")

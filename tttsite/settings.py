@@ -58,7 +58,7 @@ def env_port(name):
 
 # Where the pages' WebSockets go. Unset (runserver, or a proxy that sends /ws/
 # to the socket server): the page's own address. scripts/serve serves HTTP
-# with gunicorn on PORT and the sockets with uvicorn on a port of their own,
+# with granian on PORT and the sockets with uvicorn on a port of their own,
 # and sets both: WEBSOCKET_PORT, the port browsers open sockets on (on the
 # page's own host name), and PAGES_PORT, the port of the pages that may open
 # them (their Origin, games/serving/sockets.py).

@@ -1,6 +1,6 @@
-"""WSGI entry point: `application` for gunicorn, uWSGI and the like.
+"""WSGI entry point: `application` for granian, gunicorn, uWSGI and the like.
 
-scripts/serve serves the site's HTTP through it (gunicorn, sync workers) and
+scripts/serve serves the site's HTTP through it (granian, a few threads in each worker) and
 only its WebSockets through tttsite/asgi.py (docs/operations.md)."""
 
 import os

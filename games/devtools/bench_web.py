@@ -10,7 +10,7 @@ afterwards), it starts:
 
 * the anchor: a minimal Django project with one empty view and one raw-SQL view
   (games/devtools/anchor/), served by gunicorn with 4 sync workers;
-* the site as ``scripts/serve`` runs it: gunicorn's sync workers for pages and
+* the site as ``scripts/serve`` runs it: granian's workers for pages and
   the API, uvicorn for the WebSockets on a port of their own, Redis between them.
 
 Every HTTP row is driven by the same client (wrk, its Lua scripts above), with
@@ -622,7 +622,7 @@ def run(args) -> int:
         def played(name):
             return (str(folder / f"{name}.txt"), threads)
 
-        anchor_label, site_label = f"gunicorn {ANCHOR_WORKERS} sync", "scripts/serve: gunicorn"
+        anchor_label, site_label = f"gunicorn {ANCHOR_WORKERS} sync", "scripts/serve: granian"
         rows = []
         steps = [
             (Row("anchor: empty Django view", anchor_label), anchor + "/empty/", get_script, (), None),

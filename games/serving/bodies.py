@@ -11,7 +11,7 @@ first and refused after. ``LimitRequestBody`` wraps the ASGI application
   limit tells Django the client went away (so it stops reading and drops
   what it has, at most the limit, in memory) and answers 413 itself.
 
-Under WSGI (gunicorn, which serves the site's HTTP: tttsite/wsgi.py)
+Under WSGI (granian, which serves the site's HTTP: tttsite/wsgi.py)
 Django reads no more than the Content-Length, and a chunked body, which has
 none, not at all, so the API would see it empty. ``LimitRequestBodyWSGI``
 refuses a declared length over the limit at once, and reads a chunked body

@@ -1,6 +1,6 @@
 """What a server process does once it has loaded the site, before its first request.
 
-``tttsite/wsgi.py`` (gunicorn's workers) and ``tttsite/asgi.py`` (uvicorn's)
+``tttsite/wsgi.py`` (granian's workers) and ``tttsite/asgi.py`` (uvicorn's)
 call :func:`ready_to_serve` last.
 """
 

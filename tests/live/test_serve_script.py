@@ -1,12 +1,12 @@
 """scripts/serve itself, started as an operator starts it, against the test
-database: gunicorn's sync workers serve the pages and the API on one port,
+database: granian's workers serve the pages and the API on one port,
 uvicorn the WebSockets on another, Redis carries a move from one to the other,
 and the background worker runs beside them.
 
 What a user would notice: the pages send the browser to the sockets' port
 (and their Content-Security-Policy lets it go there); a move made through the
 API is heard on a socket; a page of another origin cannot use the session; an
-oversized chunked body is refused; and stopping the script stops everything it
+oversized chunked body is refused and one within the limit played; and stopping the script stops everything it
 started. One server for the module: the script takes some seconds to start.
 These tests need Redis at 127.0.0.1:6379 (or TEST_SERVE_REDIS_URL).
 """
@@ -114,7 +114,7 @@ def wait_until_up(server: Served, port: int) -> None:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2):
                 return
-        except OSError:  # refused, or accepted by gunicorn's master before a worker is up to answer
+        except OSError:  # refused, or accepted before a worker is up to answer
             time.sleep(0.2)
     raise AssertionError(f"scripts/serve did not answer on {port} within 120 s:\n{server.log_tail()}")
 
@@ -130,7 +130,7 @@ def test_the_pages_send_the_browser_to_the_sockets_port_and_their_policy_lets_it
 
 
 def test_a_move_posted_to_the_pages_port_is_heard_on_a_socket_at_the_sockets_port(served):
-    """gunicorn stores the move and publishes it through Redis; uvicorn pushes it to Bob."""
+    """granian's worker stores the move and publishes it through Redis; uvicorn pushes it to Bob."""
     alice, bob, game = alice_and_bob_in_a_game()
     token = api_token_create(user=alice)
     with connect(
@@ -168,7 +168,7 @@ def test_a_socket_from_another_origin_cannot_use_the_session(served, origin):
 
 
 def test_a_chunked_body_over_the_limit_to_the_pages_port_gets_a_413(served):
-    """No Content-Length to refuse it by: gunicorn hands the body over as it
+    """No Content-Length to refuse it by: granian hands the body over as it
     comes, and it is cut off once past the limit."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     piece = b"x" * 16384
@@ -192,13 +192,36 @@ def test_a_chunked_body_over_the_limit_to_the_pages_port_gets_a_413(served):
     assert body["code"] == "request_too_large"
 
 
+def test_a_chunked_move_within_the_limit_to_the_pages_port_is_played(served):
+    """The same path as above, a body that ends in time: the server reads it
+    whole and the move is stored, as if its length had been declared."""
+    alice, _bob, game = alice_and_bob_in_a_game()
+    token = api_token_create(user=alice)
+    body = json.dumps({"cell": 4, "ply": 0}).encode()
+    conversation = http.client.HTTPConnection("127.0.0.1", served.pages_port, timeout=10)
+    conversation.putrequest("POST", f"/api/games/{game.pk}/moves/")
+    conversation.putheader("Authorization", f"Token {token}")
+    conversation.putheader("Content-Type", "application/json")
+    conversation.putheader("Transfer-Encoding", "chunked")
+    conversation.endheaders()
+    for piece in (body[:5], body[5:]):  # in two pieces, as a slow client sends it
+        conversation.send(b"%x\r\n%s\r\n" % (len(piece), piece))
+    conversation.send(b"0\r\n\r\n")
+    response = conversation.getresponse()
+    answer = json.loads(response.read())
+    conversation.close()
+    assert response.status == 201, answer
+    game.refresh_from_db()
+    assert game.cells == [4]
+
+
 def test_stopping_the_script_leaves_no_server_process_behind(served):
     """Last in this module: it stops the module's server."""
     group = served.process.pid
     before = {pid: command for pid, (_parent, command) in group_members(group).items()}
     commands = " ".join(before.values())
-    # The script, gunicorn's master and its two workers, uvicorn and its two, the worker.
-    assert sum("bin/gunicorn" in command for command in before.values()) == 3, before
+    # The script, granian's master and its two workers, uvicorn and its two, the worker.
+    assert sum("bin/granian" in command for command in before.values()) == 3, before
     assert sum("bin/uvicorn" in command for command in before.values()) == 1, before
     assert sum("spawn_main" in command for command in before.values()) == 2, before
     assert "run_worker" in commands and "scripts/serve" in commands, before

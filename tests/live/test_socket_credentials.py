@@ -121,7 +121,7 @@ async def test_trusted_origins_are_compared_whole_and_by_wildcard(settings):
 
 
 async def test_with_sockets_on_a_port_of_their_own_the_pages_port_is_the_sites_origin(settings):
-    """scripts/serve: pages from gunicorn on PAGES_PORT, sockets from uvicorn on
+    """scripts/serve: pages from granian on PAGES_PORT, sockets from uvicorn on
     WEBSOCKET_PORT. A page's socket arrives at the sockets' port with the pages'
     Origin; that is the site itself, and no other port is."""
     settings.WEBSOCKET_PORT, settings.PAGES_PORT = 8001, 8000

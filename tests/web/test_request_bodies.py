@@ -117,11 +117,11 @@ async def test_a_body_within_the_limit_arriving_in_pieces_is_served():
     assert json.loads(body)["board"] == "X...O...."
 
 
-# -- the same under WSGI: gunicorn serves the site's HTTP through tttsite/wsgi.py ------------------
+# -- the same under WSGI: granian serves the site's HTTP through tttsite/wsgi.py ------------------
 
 
 class Trickle(io.RawIOBase):
-    """A chunked body as gunicorn hands it over: ``pieces`` of CHUNK bytes, counting what is read."""
+    """A chunked body as a WSGI server hands it over: ``pieces`` of CHUNK bytes, counting what is read."""
 
     def __init__(self, pieces: int):
         self.left, self.read_bytes = pieces * CHUNK, 0
