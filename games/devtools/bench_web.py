@@ -339,9 +339,8 @@ async def fan_out(base: str, ws_base: str, games: list[dict], spectators: int, s
                         error("not_heard_in_10s")
                 latencies.extend(when - sent for when in heard.get(ply, []))
                 if heard.get(ply):  # for --json: where each move's time went
-                    each.append(
-                        [round((t - sent) * 1000, 1) for t in (answered[-1] + sent, min(heard[ply]), max(heard[ply]))]
-                    )
+                    times = (answered[-1], min(heard[ply]) - sent, max(heard[ply]) - sent)
+                    each.append([round(seconds * 1000, 1) for seconds in times])
                 if game["status"] != "in_progress":
                     break
                 board, ply = game["board"], game["ply"]
