@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import engine
 from games.errors import GameError, InvalidInput, MoveRefused, NotAPlayer, require_choice
-from games.play import clocks, live
+from games.play import clocks, live, rows
 from games.play.clocks import TimeControl
 from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
 from games.play.players import Player
@@ -44,7 +44,7 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         after = after.play(cell)
         moves.append(Move(game=game, ply=game.move_count + len(moves), cell=cell))
     now = timezone.now()
-    Move.objects.bulk_create(moves)
+    rows.moves_insert(moves)
     for move in moves:
         _charge_clock(game, move.mark, move.ply, now)
     movers = {move.mark for move in moves}
@@ -61,7 +61,7 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         game.finished_at = now
         fields += ["status", "result", "termination", "finished_at"]
     game.deadline = clocks.deadline(game, after.to_move) if not after.is_game_over() else None
-    game.save(update_fields=[*fields, "updated_at"])
+    rows.game_update(game, [*fields, "updated_at"])
     game.cells = [*played, *cells]
     if after.is_game_over():
         counters.record_finished_game(game)
@@ -85,9 +85,9 @@ def _charge_clock(game: Game, side: str, ply: int, now) -> None:
 
 
 def _locked(game_id: int) -> Game:
-    """The game row, locked until the transaction ends (PostgreSQL); SQLite's
-    IMMEDIATE transactions already let one writer in at a time."""
-    return Game.objects.select_for_update(of=("self",)).select_related("x_player", "o_player").get(pk=game_id)
+    """The game row with its players, locked until the transaction ends
+    (PostgreSQL); SQLite's IMMEDIATE transactions already let one writer in at a time."""
+    return rows.game_locked(game_id)
 
 
 def _locked_for_player(game_id: int, player: Player) -> tuple[Game, str]:
@@ -178,7 +178,7 @@ def _refreshed(error: GameError) -> GameError:
 
 
 def _stored_cells(game: Game) -> list[int]:
-    return list(game.moves.order_by("ply").values_list("cell", flat=True))
+    return rows.game_cells(game.pk)
 
 
 def game_create_against_ai(

@@ -1,0 +1,81 @@
+"""A move's statements, built once: the game locked with its players, its
+cells in order, the new moves, the game's new state. The services call these
+inside their transactions; ``games/rows.py`` says why they are not the ORM's."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from games.play.models import Game, Move
+from games.rows import ModelRows, fetch_column, fetch_one, for_update_of
+
+
+@cache
+def _games() -> ModelRows:
+    return ModelRows(Game)
+
+
+@cache
+def _users() -> ModelRows:
+    return ModelRows(get_user_model())
+
+
+@cache
+def _moves() -> ModelRows:
+    return ModelRows(Move)
+
+
+@cache
+def _game_locked_sql(vendor: str) -> str:
+    games, users, quote = _games(), _users(), connection.ops.quote_name
+    game = quote(games.table)
+    joins = "".join(
+        f" LEFT OUTER JOIN {quote(users.table)} {quote(side)}"
+        f" ON ({game}.{quote(Game._meta.get_field(side).column)} = {quote(side)}.{quote(users.model._meta.pk.column)})"
+        for side in ("x_player", "o_player")
+    )
+    return (
+        f"SELECT {games.columns()}, {users.columns('x_player')}, {users.columns('o_player')}"
+        f" FROM {game}{joins} WHERE {game}.{quote(Game._meta.pk.column)} = %s{for_update_of(games.table)}"
+    )
+
+
+def game_locked(game_id: int) -> Game:
+    """The game with its players, its row locked until the transaction ends
+    (PostgreSQL; SQLite's IMMEDIATE transactions let one writer in at a time).
+    Raises Game.DoesNotExist."""
+    games, users = _games(), _users()
+    row = fetch_one(_game_locked_sql(connection.vendor), [game_id]) if games.holds_pk(game_id) else None
+    if row is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    game = games.read(row)
+    for side, start in (("x_player", games.width), ("o_player", games.width + users.width)):
+        player = users.read(row, start)
+        if player is not None:
+            setattr(game, side, player)  # the relation's cache: no query to read it
+    return game
+
+
+@cache
+def _cells_sql(vendor: str) -> str:
+    quote, meta = connection.ops.quote_name, Move._meta
+    column = lambda name: quote(meta.get_field(name).column)  # noqa: E731
+    return f"SELECT {column('cell')} FROM {quote(meta.db_table)} WHERE {column('game')} = %s ORDER BY {column('ply')}"
+
+
+def game_cells(game_id: int) -> list[int]:
+    """The cells played in a game, in the order they were played."""
+    return fetch_column(_cells_sql(connection.vendor), [game_id])
+
+
+def moves_insert(moves: list[Move]) -> None:
+    """Store new moves in one statement (a unique ply and cell per game, as ever)."""
+    _moves().insert(moves)
+
+
+def game_update(game: Game, fields: list[str]) -> None:
+    """``game.save(update_fields=fields)``: ``updated_at`` is stamped if named."""
+    _games().update(game, fields)
