@@ -1,0 +1,102 @@
+"""The API's rate limits as production counts them: in Redis, one script per
+request (games/api/throttles.py). The same limits as with any other cache, and
+requests arriving together never get past the limit between them.
+
+Needs Redis at 127.0.0.1:6379 (or TEST_REDIS_URL); one that does not answer fails.
+"""
+
+import os
+import threading
+import time
+import uuid
+from types import SimpleNamespace
+
+import pytest
+from rest_framework.settings import api_settings
+
+from games.api.throttles import UserRateThrottle
+from tests.api.conftest import assert_error, client_for, stored
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+
+@pytest.fixture(autouse=True)
+def redis_cache(settings):
+    """The production cache, under a prefix of this test's own (nothing to clear)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "tttsite.cache.ProcessWideRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": f"throttle-test-{uuid.uuid4().hex}",
+        }
+    }
+
+
+@pytest.fixture
+def rates(settings):
+    def set_rates(**changes):
+        settings.REST_FRAMEWORK = {
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**api_settings.DEFAULT_THROTTLE_RATES, **changes},
+        }
+
+    return set_rates
+
+
+@pytest.mark.django_db
+def test_each_player_has_a_budget_of_their_own_and_a_refusal_says_when_to_come_back(alice, bob, rates):
+    rates(user="2/min")
+    as_alice = client_for(alice)
+    for _ in range(2):
+        assert as_alice.get("/api/games/").status_code == 200
+    response = as_alice.get("/api/games/")
+    assert_error(response, 429, "throttled")
+    assert 0 < int(response["Retry-After"]) <= 60
+    assert client_for(bob).get("/api/games/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_throttled_move_changes_nothing(as_alice, ai_game, rates):
+    rates(user="1/min")
+    as_alice.get("/api/games/")
+    before = stored()
+    assert_error(
+        as_alice.post(f"/api/games/{ai_game.pk}/moves/", {"cell": 4, "ply": 0}, format="json"), 429, "throttled"
+    )
+    assert stored() == before
+
+
+@pytest.mark.django_db
+def test_an_anonymous_client_and_a_scoped_budget_are_limited_too(anon, rates):
+    rates(anon="1000/min", analyse="2/min")
+    for _ in range(2):
+        assert anon.post("/api/analyse/", {"board": "........."}, format="json").status_code == 200
+    assert_error(anon.post("/api/analyse/", {"board": "........."}, format="json"), 429, "throttled")
+    assert anon.get("/api/leaderboard/").status_code == 200  # the anonymous budget itself is not spent
+
+
+@pytest.mark.django_db
+def test_the_window_slides_a_request_is_let_through_once_the_oldest_has_aged_out(alice, rates):
+    rates(user="2/s")
+    as_alice = client_for(alice)
+    assert [as_alice.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]
+    time.sleep(1.1)
+    assert as_alice.get("/api/games/").status_code == 200
+
+
+def test_requests_arriving_together_never_get_past_the_limit(rates):
+    rates(user="5/min")
+    request = SimpleNamespace(user=SimpleNamespace(is_authenticated=True, pk=424242), META={})
+    start, allowed = threading.Barrier(12), []
+
+    def ask():
+        throttle = UserRateThrottle()
+        start.wait()
+        allowed.append(throttle.allow_request(request, view=None))
+
+    threads = [threading.Thread(target=ask) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(allowed) == [False] * 7 + [True] * 5
