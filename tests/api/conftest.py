@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
 from games.accounts.services import api_token_create
@@ -21,6 +22,19 @@ def _fresh_rate_limits():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def rates(settings):
+    """Set some of the throttle rates for one test."""
+
+    def set_rates(**changes):
+        settings.REST_FRAMEWORK = {
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {**api_settings.DEFAULT_THROTTLE_RATES, **changes},
+        }
+
+    return set_rates
 
 
 @pytest.fixture

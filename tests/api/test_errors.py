@@ -3,7 +3,6 @@
 import logging
 
 import pytest
-from rest_framework.settings import api_settings
 
 from games.play import selectors
 from tests.api.conftest import assert_error, client_for, stored
@@ -79,19 +78,6 @@ def test_validation_errors_list_every_field(as_alice, ai_game):
 
 
 # -- rate limits -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def rates(settings):
-    """Set some of the throttle rates for one test."""
-
-    def set_rates(**changes):
-        settings.REST_FRAMEWORK = {
-            **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {**api_settings.DEFAULT_THROTTLE_RATES, **changes},
-        }
-
-    return set_rates
 
 
 def test_an_anonymous_client_is_limited_by_address(anon, rates):

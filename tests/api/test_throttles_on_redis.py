@@ -12,7 +12,6 @@ import uuid
 from types import SimpleNamespace
 
 import pytest
-from rest_framework.settings import api_settings
 
 from games.api.throttles import UserRateThrottle
 from tests.api.conftest import assert_error, client_for, stored
@@ -30,17 +29,6 @@ def redis_cache(settings):
             "KEY_PREFIX": f"throttle-test-{uuid.uuid4().hex}",
         }
     }
-
-
-@pytest.fixture
-def rates(settings):
-    def set_rates(**changes):
-        settings.REST_FRAMEWORK = {
-            **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {**api_settings.DEFAULT_THROTTLE_RATES, **changes},
-        }
-
-    return set_rates
 
 
 @pytest.mark.django_db
