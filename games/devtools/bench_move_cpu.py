@@ -11,10 +11,13 @@ DRF's authentication, throttles and parsers, the move service, its queries and
 the serializer are counted, and no server, socket or client is. Each
 request's CPU time is the process's (``time.process_time``, so work the
 request hands to another thread counts too), and the script prints the
-median, 90th percentile and mean in milliseconds. ``--profile`` adds
-cProfile's top 25 functions by cumulative time over the timed requests
-(timed again, without the profiler, so the figures above are not its; the
-profiler too counts CPU time, not time waiting for the database).
+median, 90th percentile and mean in milliseconds; on PostgreSQL, also the CPU
+its server processes on this machine spent per request over the same
+requests (it counts every ``postgres`` process here, so run it on a quiet
+machine). ``--profile`` adds cProfile's top 25 functions by cumulative time
+over the timed requests (timed again, without the profiler, so the figures
+above are not its; the profiler too counts CPU time, not time waiting for
+the database).
 
 The database is a fresh SQLite file in a temporary folder, with the settings a
 deployment on SQLite has (a connection opened and closed per request, WAL);
@@ -114,6 +117,22 @@ def _play(application, games, times: list[float] | None = None) -> None:
             times.append(spent * 1000)
 
 
+def _local_postgres_cpu() -> float:
+    """Seconds of CPU that every PostgreSQL process on this machine has used
+    (its server for this process's connections, when it runs here; 0 without /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else ()):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:  # ended meanwhile
+            continue
+        name, fields = stat[stat.find("(") + 1 : stat.rfind(")")], stat[stat.rfind(")") + 2 :].split()
+        if name == "postgres":
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def _layer() -> str:
     from django.conf import settings
 
@@ -153,7 +172,9 @@ def main(argv: list[str] | None = None) -> None:
     times: list[float] = []
     with override_settings(DEBUG=False):
         _play(application, warmup)
+        server_before = _local_postgres_cpu()
         _play(application, timed[: args.games], times)
+        server_spent = _local_postgres_cpu() - server_before
         if args.profile:
             profiler = cProfile.Profile(time.process_time)  # CPU time, as the figures above
             profiler.enable()
@@ -166,6 +187,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  database: {connection.vendor}; channel layer: {_layer()}")
     print(f"  CPU per request: median {statistics.median(times):.2f} ms, p90 {_percentile(times, 90):.2f} ms,")
     print(f"                   mean {statistics.fmean(times):.2f} ms, fastest {min(times):.2f} ms")
+    if connection.vendor == "postgresql" and server_spent:
+        print(
+            f"  PostgreSQL's CPU per request (its processes on this machine): {server_spent / len(times) * 1000:.2f} ms"
+        )
     if args.profile:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
