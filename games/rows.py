@@ -60,16 +60,49 @@ class ModelRows:
         low, high = connection.ops.integer_field_range(self.model._meta.pk.get_internal_type())
         return (low is None or low <= value) and (high is None or value <= high)
 
-    def update(self, instance: Model, field_names: Iterable[str]) -> None:
-        """``instance.save(update_fields=field_names)``, without compiling it:
-        each field's ``pre_save`` runs (``auto_now`` stamps the time), then one UPDATE."""
-        meta, quote = self.model._meta, connection.ops.quote_name
-        fields = [meta.get_field(name) for name in field_names]
-        values = [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields]
-        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-        sql = f"UPDATE {quote(self.table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    def update(self, instance: Model, field_names: Iterable[str] | None = None) -> None:
+        """``instance.save(update_fields=field_names)`` (every field but the
+        key when None), without compiling it: each field's ``pre_save`` runs
+        (``auto_now`` stamps the time), then one UPDATE."""
+        meta = self.model._meta
+        if field_names is None:
+            field_names = [field.name for field in self.fields if not field.primary_key]
+        values = {name: meta.get_field(name).pre_save(instance, False) for name in field_names}
+        self.update_where({"pk": instance.pk}, assign=values)
+
+    def update_where(self, where: dict, *, assign: dict | None = None, add: dict | None = None) -> int:
+        """``filter(**where).update(...)`` without compiling it: each field in
+        ``assign`` takes its value, each in ``add`` grows by its value (as
+        ``F(name) + value``); the number of rows changed. ``where`` compares
+        for equality, None as IS NULL."""
+        quote = connection.ops.quote_name
+        assign, add = assign or {}, add or {}
+        assignments, values = [], []
+        for name, value in assign.items():
+            field = self._field(name)
+            assignments.append(f"{quote(field.column)} = %s")
+            values.append(field.get_db_prep_save(value, connection))
+        for name, value in add.items():
+            column = quote(self._field(name).column)
+            assignments.append(f"{column} = {column} + %s")
+            values.append(value)
+        conditions = []
+        for name, value in where.items():
+            field = self._field(name)
+            if value is None:
+                conditions.append(f"{quote(field.column)} IS NULL")
+            else:
+                conditions.append(f"{quote(field.column)} = %s")
+                values.append(field.get_db_prep_value(value, connection))
+        sql = f"UPDATE {quote(self.table)} SET {', '.join(assignments)} WHERE {' AND '.join(conditions)}"
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*values, meta.pk.get_db_prep_value(instance.pk, connection)])
+            cursor.execute(sql, values)
+            return cursor.rowcount
+
+    def _field(self, name: str):
+        """A field by name or attname, as a filter names it ("pk" too)."""
+        meta = self.model._meta
+        return meta.pk if name == "pk" else meta.get_field(name)
 
     def insert(self, instances: Sequence[Model]) -> None:
         """``bulk_create(instances)`` in one INSERT, defaults and ``auto_now_add``

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 
-from django.db import models, transaction
-from django.db.models import Count, F, Sum
+from django.db import connection, models, transaction
+from django.db.models import Count, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from games.play.models import Game, Move, Result, Status
+from games.rows import ModelRows, for_update_of
 from games.stats.models import (
     INITIAL_RATING,
     PROVISIONAL_GAMES,
@@ -83,13 +85,19 @@ def _day(moment):
     return timezone.localdate(moment) if timezone.is_aware(moment) else moment.date()
 
 
+@cache
+def _rows(model) -> ModelRows:
+    """A game's end is the second busiest write, after a move: its statements
+    are built once too (games/rows.py)."""
+    return ModelRows(model)
+
+
 def _bump(model, keys: dict, **increments) -> None:
     """Add ``increments`` to the counter row at ``keys``: one UPDATE when the row
     exists (nearly always), the row made first when it does not."""
-    changes = {name: F(name) + value for name, value in increments.items()}
-    if not model.objects.filter(**keys).update(**changes):
+    if not _rows(model).update_where(keys, add=increments):
         row, _ = model.objects.get_or_create(**keys)
-        model.objects.filter(pk=row.pk).update(**changes)
+        _rows(model).update_where({"pk": row.pk}, add=increments)
 
 
 def _streak(current: int, score: float) -> int:
@@ -108,7 +116,7 @@ def record_finished_game(game: Game) -> None:
     """
     if game.status != Status.FINISHED:
         return
-    if not Game.objects.filter(pk=game.pk, stats_counted=False).update(stats_counted=True):
+    if not _rows(Game).update_where({"pk": game.pk, "stats_counted": False}, assign={"stats_counted": True}):
         return
     kind = opponent_kind(game)
     sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
@@ -128,7 +136,7 @@ def record_finished_game(game: Game) -> None:
             column = columns[_SLOT[_score(game.result, side)]]
             _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
     for stats in locked.values():
-        stats.save()
+        _rows(PlayerStats).update(stats)
     # Last, the counters every game ending that day shares: their rows stay
     # locked until the transaction commits, so they are held for as short a
     # time as can be. (game.cells is known already when the game has just been
@@ -154,8 +162,13 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
     """The players' PlayerStats rows, locked, made first for a player's first
     game. Locked in one order, so two games ending at once cannot deadlock."""
 
+    if not user_ids:  # a guest's game against the AI: no one's record
+        return {}
+
     def lock():
-        rows = PlayerStats.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+        with connection.cursor() as cursor:
+            cursor.execute(_locked_player_stats_sql(connection.vendor, len(user_ids)), sorted(user_ids))
+            rows = [_rows(PlayerStats).read(row) for row in cursor.fetchall()]
         return {row.user_id: row for row in rows}
 
     locked = lock()
@@ -165,6 +178,18 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
         )
         locked = lock()
     return locked
+
+
+@cache
+def _locked_player_stats_sql(vendor: str, players: int) -> str:
+    rows, quote = _rows(PlayerStats), connection.ops.quote_name
+    user = quote(PlayerStats._meta.get_field("user").column)
+    table = quote(rows.table)
+    wanted = ", ".join(["%s"] * players)
+    return (
+        f"SELECT {rows.columns()} FROM {table} WHERE {table}.{user} IN ({wanted})"
+        f" ORDER BY {table}.{user} ASC{for_update_of(rows.table)}"
+    )
 
 
 def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:

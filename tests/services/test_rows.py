@@ -13,6 +13,7 @@ from games.accounts import selectors as account_selectors
 from games.accounts.services import api_token_create
 from games.play import rows
 from games.play.models import Game, Move
+from games.rows import ModelRows
 from tests.factories import ai_game, human_game
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +87,13 @@ def test_an_api_token_is_read_with_its_player_and_an_unknown_key_is_none(user):
     assert _fields(token) == _fields(type(token).objects.get(pk=token.pk))
     assert _fields(token.user) == _fields(type(user).objects.get(pk=user.pk))
     assert account_selectors.api_token_for_key(key + "x") is None
+
+
+def test_an_update_where_adds_assigns_and_counts_the_rows_it_changed(user, bob):
+    first, second = human_game(user, bob, cells=[4]), human_game(user, bob, cells=[4, 0])
+    games = ModelRows(Game)
+    assert games.update_where({"pk": first.pk, "deadline": None}, add={"move_count": 10}) == 1
+    assert games.update_where({"x_player": user.pk, "move_count": 11}, assign={"draw_offer": "X"}) == 1
+    assert games.update_where({"pk": second.pk, "move_count": 99}, add={"move_count": 1}) == 0
+    assert Game.objects.get(pk=first.pk).move_count == 11 and Game.objects.get(pk=first.pk).draw_offer == "X"
+    assert Game.objects.get(pk=second.pk).move_count == 2 and Game.objects.get(pk=second.pk).draw_offer == ""
