@@ -278,6 +278,9 @@ STORAGES = {
     },
 }
 
+# Django's database sessions, read by a statement built once (games/accounts/sessions.py).
+SESSION_ENGINE = "games.accounts.sessions"
+
 # Security. Cookies and headers that are safe on plain http://127.0.0.1 are
 # always on; the ones that would break plain http wait for HTTPS=1.
 SESSION_COOKIE_HTTPONLY = True

@@ -1,0 +1,46 @@
+"""Sessions are read by a statement built once (games/accounts/sessions.py):
+the same sessions as Django's database engine, expired ones not read."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from games.accounts.sessions import SessionStore
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_signed_in_player_stays_signed_in_with_one_read_of_the_session(client, user, password):
+    assert client.post(reverse("login"), {"username": "alice", "password": password}).status_code == 302
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("games:history"))
+    assert page.status_code == 200 and "alice" in page.content.decode()
+    assert sum('"django_session"' in query["sql"] for query in queries) == 1
+
+
+def test_a_player_whose_session_expired_is_signed_out(client, user, password):
+    client.post(reverse("login"), {"username": "alice", "password": password})
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    page = client.get(reverse("games:history"))
+    assert page.status_code == 302 and page["Location"].startswith(reverse("login"))
+
+
+def test_an_expired_session_is_not_read_and_its_key_is_forgotten(user):
+    store = SessionStore()
+    store["colour"] = "blue"
+    store.create()
+    key = store.session_key
+    assert SessionStore(key).load() == {"colour": "blue"}
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(seconds=1))
+    expired = SessionStore(key)
+    assert expired.load() == {} and expired.session_key is None
+
+
+def test_an_unknown_key_reads_nothing():
+    store = SessionStore("x" * 32)
+    assert store.load() == {} and store.session_key is None
