@@ -4,9 +4,10 @@ The ORM compiles a query each time it runs one. For a move against the AI,
 compiling its five statements cost the server about three times the CPU of
 sending them and reading the answers (docs/benchmarks.md, issue 19). The few
 statements of that path (the API token with its player, the game locked with
-its players, its moves, the move stored, the game updated) are built from the
-models' own metadata instead: table and column names, and the database's own
-converters for each column. Rows become instances through ``Model.from_db``,
+its players, its moves, the move stored, the game updated), and the few that
+as many requests make (a session read, the counters a game's end moves), are
+built from the models' own metadata instead: table and column names, and the
+database's own converters for each column. Rows become instances through ``Model.from_db``,
 as the ORM makes them, so a field added to a model is read and written here
 too. Everything else goes through the ORM.
 

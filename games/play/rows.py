@@ -62,8 +62,8 @@ def game_locked(game_id: int) -> Game:
 @cache
 def _cells_sql(vendor: str) -> str:
     quote, meta = connection.ops.quote_name, Move._meta
-    column = lambda name: quote(meta.get_field(name).column)  # noqa: E731
-    return f"SELECT {column('cell')} FROM {quote(meta.db_table)} WHERE {column('game')} = %s ORDER BY {column('ply')}"
+    cell, game, ply = (quote(meta.get_field(name).column) for name in ("cell", "game", "ply"))
+    return f"SELECT {cell} FROM {quote(meta.db_table)} WHERE {game} = %s ORDER BY {ply}"
 
 
 def game_cells(game_id: int) -> list[int]:
