@@ -7,9 +7,9 @@ statements of that path (the API token with its player, the game locked with
 its players, its moves, the move stored, the game updated), and the few that
 as many requests make (a session read, the counters a game's end moves), are
 built from the models' own metadata instead: table and column names, and the
-database's own converters for each column. Rows become instances through ``Model.from_db``,
-as the ORM makes them, so a field added to a model is read and written here
-too. Everything else goes through the ORM.
+database's own converters for each column. Rows become instances through
+``Model.from_db``, as the ORM makes them, so a field added to a model is read
+and written here too. Everything else goes through the ORM.
 
 Statements run on ``django.db.connection``, so they join the caller's
 transaction, and tests and ``DEBUG`` see them like any other query.
@@ -41,6 +41,11 @@ class ModelRows:
         quote = connection.ops.quote_name
         prefix = quote(alias or self.table)
         return ", ".join(f"{prefix}.{quote(field.column)}" for field in self.fields)
+
+    def column(self, name: str, alias: str | None = None) -> str:
+        """``"alias"."column"`` of one field, named as a filter names it."""
+        quote = connection.ops.quote_name
+        return f"{quote(alias or self.table)}.{quote(self._field(name).column)}"
 
     def read(self, row: Sequence, start: int = 0) -> Model | None:
         """The instance in ``row[start:start + width]``; None where its primary

@@ -40,12 +40,10 @@ def _token_with_user() -> tuple[ModelRows, ModelRows]:
 def _token_with_user_sql(vendor: str) -> str:
     tokens, users = _token_with_user()
     quote = connection.ops.quote_name
-    token, user = quote(tokens.table), quote(users.table)
-    user_id = quote(ApiToken._meta.get_field("user").column)
     return (
-        f"SELECT {tokens.columns()}, {users.columns()} FROM {token}"
-        f" INNER JOIN {user} ON ({token}.{user_id} = {user}.{quote(users.model._meta.pk.column)})"
-        f" WHERE {token}.{quote(ApiToken._meta.get_field('digest').column)} = %s"
+        f"SELECT {tokens.columns()}, {users.columns()} FROM {quote(tokens.table)}"
+        f" INNER JOIN {quote(users.table)} ON ({tokens.column('user')} = {users.column('pk')})"
+        f" WHERE {tokens.column('digest')} = %s"
     )
 
 

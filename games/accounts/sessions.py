@@ -26,10 +26,12 @@ def _sessions() -> ModelRows:
 
 @cache
 def _session_sql(vendor: str) -> str:
-    rows, quote, meta = _sessions(), connection.ops.quote_name, Session._meta
-    table = quote(rows.table)
-    key, expires = (quote(meta.get_field(name).column) for name in ("session_key", "expire_date"))
-    return f"SELECT {rows.columns()} FROM {table} WHERE {table}.{key} = %s AND {table}.{expires} > %s"
+    rows = _sessions()
+    table = connection.ops.quote_name(rows.table)
+    return (
+        f"SELECT {rows.columns()} FROM {table}"
+        f" WHERE {rows.column('session_key')} = %s AND {rows.column('expire_date')} > %s"
+    )
 
 
 class SessionStore(db.SessionStore):

@@ -31,15 +31,14 @@ def _moves() -> ModelRows:
 @cache
 def _game_locked_sql(vendor: str) -> str:
     games, users, quote = _games(), _users(), connection.ops.quote_name
-    game = quote(games.table)
     joins = "".join(
         f" LEFT OUTER JOIN {quote(users.table)} {quote(side)}"
-        f" ON ({game}.{quote(Game._meta.get_field(side).column)} = {quote(side)}.{quote(users.model._meta.pk.column)})"
+        f" ON ({games.column(side)} = {users.column('pk', alias=side)})"
         for side in ("x_player", "o_player")
     )
     return (
         f"SELECT {games.columns()}, {users.columns('x_player')}, {users.columns('o_player')}"
-        f" FROM {game}{joins} WHERE {game}.{quote(Game._meta.pk.column)} = %s{for_update_of(games.table)}"
+        f" FROM {quote(games.table)}{joins} WHERE {games.column('pk')} = %s{for_update_of(games.table)}"
     )
 
 
@@ -61,9 +60,11 @@ def game_locked(game_id: int) -> Game:
 
 @cache
 def _cells_sql(vendor: str) -> str:
-    quote, meta = connection.ops.quote_name, Move._meta
-    cell, game, ply = (quote(meta.get_field(name).column) for name in ("cell", "game", "ply"))
-    return f"SELECT {cell} FROM {quote(meta.db_table)} WHERE {game} = %s ORDER BY {ply}"
+    moves = _moves()
+    table = connection.ops.quote_name(moves.table)
+    return (
+        f"SELECT {moves.column('cell')} FROM {table} WHERE {moves.column('game')} = %s ORDER BY {moves.column('ply')}"
+    )
 
 
 def game_cells(game_id: int) -> list[int]:

@@ -182,13 +182,11 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
 
 @cache
 def _locked_player_stats_sql(vendor: str, players: int) -> str:
-    rows, quote = _rows(PlayerStats), connection.ops.quote_name
-    user = quote(PlayerStats._meta.get_field("user").column)
-    table = quote(rows.table)
-    wanted = ", ".join(["%s"] * players)
+    rows = _rows(PlayerStats)
+    user, wanted = rows.column("user"), ", ".join(["%s"] * players)
     return (
-        f"SELECT {rows.columns()} FROM {table} WHERE {table}.{user} IN ({wanted})"
-        f" ORDER BY {table}.{user} ASC{for_update_of(rows.table)}"
+        f"SELECT {rows.columns()} FROM {connection.ops.quote_name(rows.table)} WHERE {user} IN ({wanted})"
+        f" ORDER BY {user} ASC{for_update_of(rows.table)}"
     )
 
 
