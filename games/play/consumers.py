@@ -13,6 +13,7 @@ import json
 import logging
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.cache import cache
@@ -142,6 +143,17 @@ _ply = in_a_thread(_game_ply)
 class LiveConsumer(AsyncJsonWebsocketConsumer):
     """What both consumers share: a frame that is not a JSON object (anyone
     can send anything down a socket) is answered, not a crash."""
+
+    async def dispatch(self, message):
+        """Channels' dispatch, without its database cleanup before every
+        message: that is a hop to a thread and back for each frame and each
+        event, a hundred of them when a move reaches a hundred spectators.
+        These consumers touch the database only through :func:`in_a_thread`,
+        which closes its own connections before and after."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
