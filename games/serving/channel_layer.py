@@ -27,13 +27,49 @@ rather than starting one of its own, and hands its message on as any pop's
 (to itself, or to the socket it is for). Messages are still handed on only
 by the lock's holder, as channels_redis expects: a socket that holds the lock
 never misses one put in its own buffer meanwhile.
+
+And a group's message costs two round trips to Redis, not four: every move
+is one (games/play/live.py), sent by the pages' and the API's processes as
+by the sockets'.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 
 from channels_redis.core import RedisChannelLayer as ChannelsRedisLayer
+
+logger = logging.getLogger(__name__)
+
+#: The group's members, those that have not lapsed: KEYS[1] the group,
+#: ARGV[1] the oldest score kept.
+GROUP_MEMBERS_LUA = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+
+#: channels_redis's script for a group's message, which first drops the
+#: messages that lapsed in each queue (channels_redis does that in a round
+#: trip of its own). KEYS: the queues; ARGV: a message for each, the capacity
+#: of each, then the time, the queues' expiry and the oldest score kept.
+GROUP_SEND_LUA = """
+local over_capacity = 0
+local current_time = ARGV[#ARGV - 2]
+local expiry = ARGV[#ARGV - 1]
+local lapsed = ARGV[#ARGV]
+for i=1,#KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, lapsed)
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
 
 
 def _retrieve(pop: asyncio.Future) -> None:
@@ -43,7 +79,8 @@ def _retrieve(pop: asyncio.Future) -> None:
 
 
 class RedisChannelLayer(ChannelsRedisLayer):
-    """channels_redis's layer whose pops of the process's queue are never interrupted."""
+    """channels_redis's layer whose pops of the process's queue are never
+    interrupted, and whose group messages take two round trips."""
 
     #: A pop whose ``receive()`` was cancelled, for the lock's next holder.
     _unclaimed_pop: asyncio.Future | None = None
@@ -63,3 +100,28 @@ class RedisChannelLayer(ChannelsRedisLayer):
             self._unclaimed_pop = popping
             popping.add_done_callback(_retrieve)
             raise
+
+    async def group_send(self, group, message):
+        """channels_redis's group_send, each step a script: the group's
+        members read (after the lapsed ones are dropped) in one round trip,
+        then the message put in their queues (after the lapsed messages are
+        dropped) in one more for each Redis the queues are on; none when the
+        group is empty. channels_redis takes four: it drops and reads, and
+        drops and puts, one command at a time."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        connection = self.connection(self.consistent_hash(group))
+        members = connection.register_script(GROUP_MEMBERS_LUA)
+        now = time.time()
+        channel_names = [
+            name.decode("utf8")
+            for name in await members(keys=[self._group_key(group)], args=[int(now) - self.group_expiry])
+        ]
+        if not channel_names:
+            return
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
+        for index, keys in by_connection.items():
+            send = self.connection(index).register_script(GROUP_SEND_LUA)
+            args = [*(messages[key] for key in keys), *(capacities[key] for key in keys)]
+            over_capacity = await send(keys=keys, args=[*args, now, self.expiry, int(now) - int(self.expiry)])
+            if over_capacity > 0:
+                logger.info("%s of %s channels over capacity in group %s", over_capacity, len(channel_names), group)

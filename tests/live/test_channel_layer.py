@@ -102,3 +102,80 @@ async def test_a_closed_sockets_receive_ends_however_busy_the_layer_is():
     assert sorted(n for numbers in heard.values() for n in numbers) == list(range(1, sent + 1))
     assert layer.receive_count == 0
     await layer.flush()
+
+
+# -- a group's message ---------------------------------------------------------------
+
+
+async def test_a_groups_message_reaches_every_member_in_this_process_and_another():
+    here, elsewhere = _layer(), _layer()  # two server processes' layers
+    spectators = [await here.new_channel() for _ in range(3)]
+    player = await elsewhere.new_channel()
+    for channel in spectators:
+        await here.group_add("game-1", channel)
+    await elsewhere.group_add("game-1", player)
+
+    move = {"type": "game.event", "event": "move", "ply": 3}
+    await _layer().group_send("game-1", move)
+
+    for layer, channel in [*((here, channel) for channel in spectators), (elsewhere, player)]:
+        assert await asyncio.wait_for(layer.receive(channel), timeout=5) == move
+    await here.flush()
+
+
+async def test_a_group_without_members_is_sent_nothing_and_a_lapsed_member_nothing():
+    layer = _layer()
+    await layer.group_send("game-2", {"type": "game.event", "event": "move", "ply": 1})  # nobody: no error
+
+    gone, staying = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("game-2", gone)
+    await layer.group_add("game-2", staying)
+    connection = layer.connection(0)
+    # The member's entry as a socket that stopped renewing it a day ago would leave it.
+    await connection.zadd(layer._group_key("game-2"), {gone: time.time() - 86400 - layer.group_expiry})
+
+    await layer.group_send("game-2", {"type": "game.event", "event": "move", "ply": 1})
+
+    assert (await asyncio.wait_for(layer.receive(staying), timeout=5))["ply"] == 1
+    members = await connection.zrange(layer._group_key("game-2"), 0, -1)
+    assert [member.decode() for member in members] == [staying]
+    await layer.flush()
+
+
+async def test_a_full_queue_drops_the_groups_new_message_and_keeps_the_others():
+    host = {"address": REDIS_URL, "socket_timeout": 10}
+    layer = RedisChannelLayer(hosts=[host], capacity=2, prefix=f"tttsite-layer-full-{os.getpid()}")
+    channel = await layer.new_channel()
+    await layer.group_add("game-3", channel)
+
+    for ply in range(4):
+        await layer.group_send("game-3", {"type": "game.event", "event": "move", "ply": ply})
+
+    assert [(await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] for _ in range(2)] == [0, 1]
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(channel), timeout=0.5)
+    await layer.flush()
+
+
+async def test_a_groups_message_takes_two_round_trips_to_redis():
+    layer = _layer()
+    channel = await layer.new_channel()
+    await layer.group_add("game-4", channel)
+    # Redis learns the scripts the first time (SCRIPT LOAD); each call after sends only their digest.
+    await layer.group_send("game-4", {"type": "game.event", "event": "move", "ply": 0})
+    assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 0
+    connection = layer.connection(0)
+    sent = []
+    execute = connection.execute_command
+
+    async def counted(*args, **options):
+        sent.append(args[0])
+        return await execute(*args, **options)
+
+    connection.execute_command = counted
+    await layer.group_send("game-4", {"type": "game.event", "event": "move", "ply": 1})
+    connection.execute_command = execute
+
+    assert sent == ["EVALSHA", "EVALSHA"]
+    assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 1
+    await layer.flush()
