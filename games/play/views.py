@@ -82,6 +82,23 @@ def _cell_label(index: int, size: int, mark: str, evaluation: engine.Evaluation 
     return text
 
 
+def _cell_classes(cell: dict) -> str:
+    """The cell button's class list. Built here rather than by seven ``{% if %}``
+    in the template: the board is the panel's busiest part, sent back with
+    every move (docs/benchmarks.md)."""
+    classes = ["cell"]
+    if cell["mark"]:
+        classes.append(f"cell--{cell['mark'].lower()}")
+    for flag, name in (("win", "win"), ("last", "last"), ("recommended", "hint")):
+        if cell[flag]:
+            classes.append(f"cell--{name}")
+    if cell["evaluation"]:
+        classes += ["cell--eval", f"cell--eval-{cell['evaluation'].outcome}"]
+    if cell["better"]:
+        classes.append("cell--better")
+    return " ".join(classes)
+
+
 def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, error: str = "") -> dict:
     """Everything the game panel shows, for the full page and the partial alike."""
     player = current_player(request)
@@ -117,20 +134,20 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         label = _cell_label(index, size, mark, evaluation)
         if index in better:
             label += f": {lesson.better_note}"
-        cells.append(
-            {
-                "index": index,
-                "mark": "" if mark == "." else mark,
-                "playable": your_turn and mark == ".",
-                "win": index in winning,
-                "last": index == last,
-                "recommended": index == recommended,
-                "evaluation": evaluation,
-                "label": label,
-                "key": NUMPAD_KEYS[index] if size == 3 else "",
-                "better": index in better,
-            }
-        )
+        cell = {
+            "index": index,
+            "mark": "" if mark == "." else mark,
+            "playable": your_turn and mark == ".",
+            "win": index in winning,
+            "last": index == last,
+            "recommended": index == recommended,
+            "evaluation": evaluation,
+            "label": label,
+            "key": NUMPAD_KEYS[index] if size == 3 else "",
+            "better": index in better,
+        }
+        cell["classes"] = _cell_classes(cell)
+        cells.append(cell)
     labels = {m.ply: m for m in review.moves} if review else {}
     moves = [
         {
