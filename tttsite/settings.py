@@ -151,20 +151,23 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("DB_POOL", True):
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = "tttsite.postgresql"
+if DATABASES["default"]["ENGINE"] == "tttsite.postgresql" and env_flag("DB_POOL", True):
     # Under ASGI every request runs its database work in a thread of its own,
     # and a persistent connection stays with its thread: under load that is a
     # connection per thread until PostgreSQL refuses more. A pool instead
     # lends each request a connection and takes it back when the request ends.
-    # With conn_health_checks on (above), Django has the pool check each
-    # connection before lending it: none that died while PostgreSQL restarted.
+    # With conn_health_checks on (above), the pool checks each connection before
+    # lending it: none that died while PostgreSQL restarted. The check is a
+    # round trip only on a connection PostgreSQL has spoken to (tttsite/postgresql/).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "3")),
     }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("DB_PREPARED_STATEMENTS", True):
+if DATABASES["default"]["ENGINE"] == "tttsite.postgresql" and env_flag("DB_PREPARED_STATEMENTS", True):
     # Parameters sent apart from the SQL (server-side binding), so a statement
     # a connection repeats is the same text each time, and psycopg prepares it
     # after its fifth use: PostgreSQL then skips parsing and planning it. A

@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 from django.conf import settings
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = [
@@ -33,7 +34,7 @@ def test_every_row_runs_without_errors_and_prints_the_table():
     command = [str(ROOT / "scripts" / "bench-web"), "--duration", "1", "--warmup", "1"]
     command += ["--connections", "4", "--spectators", "20", "--moves-per-second", "1000"]
     db = settings.DATABASES["default"]
-    if db["ENGINE"] == "django.db.backends.postgresql":
+    if connection.vendor == "postgresql":
         user, host, port = db.get("USER") or "postgres", db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
         password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
         env["DATABASE_URL"] = f"postgres://{user}{password}@{host}:{port}/postgres"

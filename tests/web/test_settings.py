@@ -94,7 +94,8 @@ def test_environment_overrides():
     assert loaded["DEBUG"] is True
     assert loaded["ALLOWED_HOSTS"] == ["ttt.example.com", "www.ttt.example.com"]
     database = loaded["DATABASE"]
-    assert database["ENGINE"] == "django.db.backends.postgresql"
+    # Django's backend, with the pool's check of its own (tttsite/postgresql/).
+    assert database["ENGINE"] == "tttsite.postgresql"
     assert (database["NAME"], database["HOST"], database["USER"]) == ("ttt", "db.internal", "player")
     # PostgreSQL connections come from a pool, checked before each use.
     assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 3.0}
@@ -116,3 +117,4 @@ def test_postgresql_without_the_pool_keeps_persistent_connections():
     database = json.loads(result.stdout)["DATABASE"]
     assert "pool" not in database.get("OPTIONS", {})
     assert database["CONN_MAX_AGE"] == 120
+    assert database["CONN_HEALTH_CHECKS"] is True  # Django's: once a request, on a connection kept from before
