@@ -151,6 +151,19 @@ def test_a_move_posted_to_the_pages_port_is_heard_on_a_socket_at_the_sockets_por
         assert json.load(response)["moves"] == [8, 0]
 
 
+def test_socket_messages_are_sent_uncompressed_even_to_a_browser_that_offers_compression(served):
+    """Browsers offer permessage-deflate on every socket; a move of a hundred
+    bytes is not worth compressing for each spectator."""
+    alice, _bob, game = alice_and_bob_in_a_game()
+    with connect(
+        f"{served.sockets}/ws/games/{game.pk}/",
+        additional_headers={"Cookie": session_cookie(alice), "Origin": served.pages},
+        compression="deflate",
+    ) as socket_:
+        assert receive(socket_, "state")["side"] == "X"
+        assert "Sec-WebSocket-Extensions" not in socket_.response.headers
+
+
 @pytest.mark.parametrize("origin", ["http://127.0.0.1:{other}", "http://evil.example"])
 def test_a_socket_from_another_origin_cannot_use_the_session(served, origin):
     alice, _bob, game = alice_and_bob_in_a_game()
