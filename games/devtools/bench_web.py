@@ -39,6 +39,12 @@ Then the spectator fan-out: SPECTATORS WebSockets follow a game against the AI
 while its player moves through the API; the figure is the time from sending
 the move to each spectator hearing it (p50, p99), for the same seconds.
 
+Under the table, where each row's CPU went, per request, read from /proc over
+its measured seconds: the site's pages server (granian), its socket server
+(uvicorn), the background worker, PostgreSQL's processes and Redis on this
+machine (every one of theirs: run it on a quiet machine), the load client (wrk,
+or this process for the sockets), and the anchor's gunicorn.
+
 The exit status is 1 when any row had errors. Nothing here judges timing.
 """
 
@@ -49,6 +55,7 @@ import asyncio
 import json
 import os
 import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -60,7 +67,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.devtools.process_groups import start_serve, stop_group
+from games.devtools.process_groups import group_members, start_serve, stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -155,6 +162,7 @@ class Row:
     ratio: float | None = None
     ratio_to: str = ""
     error_detail: dict = field(default_factory=dict)
+    cpu_ms: dict = field(default_factory=dict)  # part -> CPU milliseconds per request
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -174,11 +182,77 @@ def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float
     return json.loads(match.group(1))
 
 
-def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None) -> Row:
+# -- where the CPU went -------------------------------------------------------------------------
+
+CPU_PARTS = ("pages", "sockets", "worker", "postgresql", "redis", "client", "anchor")
+
+
+def _cpu_seconds(pid: int) -> tuple[str, float]:
+    """(command name, user + system CPU seconds) of process ``pid`` (all its threads)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    name, fields = stat[stat.find("(") + 1 : stat.rfind(")")], stat[stat.rfind(")") + 2 :].split()
+    return name, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _site_part(pid: int, members: dict[int, tuple[int, str]]) -> str | None:
+    """The part of the site ``pid`` works for: its own command's, or its
+    nearest parent's (uvicorn's workers, and any process a server spawns)."""
+    while pid in members:
+        parent, command = members[pid]
+        for word, part in (("granian", "pages"), ("uvicorn", "sockets"), ("run_worker", "worker")):
+            if word in command:
+                return part
+        pid = parent
+    return None
+
+
+class CpuMeter:
+    """CPU seconds used so far by each part of the run (``CPU_PARTS``): the site's
+    process group, the anchor's, PostgreSQL and Redis on this machine, and the
+    client (wrk, counted once it has exited, or this process)."""
+
+    def __init__(self, site: subprocess.Popen, anchor: subprocess.Popen | None = None):
+        self.site, self.anchor = site, anchor
+
+    def read(self) -> dict[str, float]:
+        used = dict.fromkeys(CPU_PARTS, 0.0)
+        groups = {self.site.pid: None, **({self.anchor.pid: "anchor"} if self.anchor else {})}
+        for group, part in groups.items():
+            members = group_members(group)
+            for pid in members:
+                try:
+                    _name, seconds = _cpu_seconds(pid)
+                except OSError:
+                    continue  # gone meanwhile
+                name = part or _site_part(pid, members)
+                if name:
+                    used[name] += seconds
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    name, seconds = _cpu_seconds(int(entry.name))
+                except OSError:
+                    continue
+                if name == "postgres":
+                    used["postgresql"] += seconds
+                elif name.startswith("redis-server"):
+                    used["redis"] += seconds
+        me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        used["client"] = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+        return used
+
+    @staticmethod
+    def per_request(before: dict[str, float], after: dict[str, float], requests: int) -> dict[str, float]:
+        return {part: (after[part] - before[part]) * 1000 / requests for part in CPU_PARTS} if requests else {}
+
+
+def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None, meter=None) -> Row:
     """Warm up (not counted), then the measured run; both with the same client settings."""
     if args.warmup > 0:
         run_wrk(args, url, script, list(warmup_args if warmup_args is not None else script_args), args.warmup)
+    before = meter.read() if meter else None
     figures = run_wrk(args, url, script, list(script_args), args.duration)
+    after = meter.read() if meter else None
     # Answered, and not with an error status: an error page is fast, it must not pass for speed.
     row.requests = figures["requests"] - figures["status"]
     row.requests_per_second = row.requests / (figures["duration_us"] / 1e6)
@@ -190,6 +264,8 @@ def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=
     if row.requests == 0:
         row.errors += 1
         row.error_detail["no_answers"] = 1
+    if meter:
+        row.cpu_ms = CpuMeter.per_request(before, after, row.requests)
     return row
 
 
@@ -540,9 +616,16 @@ def print_table(rows: list[Row], fan: dict, args, database: Database, log=print)
         )
         if row.error_detail:
             log(f"{'':<36} errors: {row.error_detail}")
+    log("\nCPU per request, ms (over each row's measured seconds; PostgreSQL and Redis: every process of theirs here)")
+    header = f"{'what':<36} " + " ".join(f"{part:>10}" for part in CPU_PARTS)
+    log(header)
+    log("-" * len(header))
+    for row in rows:
+        if row.cpu_ms:
+            log(f"{row.label:<36} " + " ".join(f"{row.cpu_ms[part]:>10.2f}" for part in CPU_PARTS))
     errors = sum(fan["errors"].values())
     log(
-        f"{'spectator fan-out':<36} {f'{args.spectators} sockets, scripts/serve':<24} "
+        f"\n{'spectator fan-out':<36} {f'{args.spectators} sockets, scripts/serve':<24} "
         f"{fan['moves']:>6} mv {fan['p50_ms']:>8.1f} {fan['p99_ms']:>8.1f} {errors:>7}  "
         f"({fan['heard']} deliveries: move sent -> each spectator heard it)"
     )
@@ -607,6 +690,7 @@ def run(args) -> int:
                 )  # fmt: skip
             )
         wait_for(anchor, "/empty/", processes[-1], anchor_log)
+        meter = CpuMeter(site=processes[0], anchor=processes[1])
 
         get_script = folder / "get.lua"
         get_script.write_text(REPORT_LUA)
@@ -633,12 +717,14 @@ def run(args) -> int:
         ]
         for row, url, script, script_args, warmup_args in steps:
             print(f"==> {row.label}", flush=True)
-            rows.append(measure(args, row, url, script, script_args, warmup_args))
+            rows.append(measure(args, row, url, script, script_args, warmup_args, meter))
 
         print("==> moves over the game's socket", flush=True)
         if args.warmup > 0:
             asyncio.run(socket_moves(sockets, games["socket-warm"], args.connections, args.warmup))
+        before = meter.read()
         played_over = asyncio.run(socket_moves(sockets, games["socket"], args.connections, args.duration))
+        after = meter.read()
         socket_row = Row(
             "socket move vs the perfect AI",
             "scripts/serve: uvicorn",
@@ -648,6 +734,7 @@ def run(args) -> int:
             requests=played_over["moves"],
             errors=sum(played_over["errors"].values()) + (0 if played_over["moves"] else 1),
             error_detail=played_over["errors"] or ({} if played_over["moves"] else {"no_moves": 1}),
+            cpu_ms=CpuMeter.per_request(before, after, played_over["moves"]),
         )
         rows.append(socket_row)
 

@@ -55,4 +55,13 @@ def test_every_row_runs_without_errors_and_prints_the_table():
     assert fan, out
     moves, errors, deliveries = int(fan.group(1)), int(fan.group(4)), int(fan.group(5))
     assert moves >= 3 and errors == 0 and deliveries == moves * 20, fan.group(0)
+    # Where each row's CPU went: a move's in the server that took it.
+    cpu = out[out.index("CPU per request, ms") :]
+    for label, server in (("API move vs the perfect AI", 0), ("socket move vs the perfect AI", 1)):
+        line = re.search(rf"^{re.escape(label)}\s+([\d. ]+)$", cpu, re.MULTILINE)
+        assert line, f"no CPU line {label!r}:\n{cpu}"
+        pages, sockets, _worker, database, _redis, _client, _anchor = map(float, line.group(1).split())
+        assert (pages, sockets)[server] > 0, line.group(0)
+        if vendor == "postgresql":
+            assert database > 0, line.group(0)
     assert "OK: no errors" in out
