@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.cache import cache
 
 from games.errors import GameError
-from games.play import live, services
+from games.play import live, rows, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
 from games.serving import outages
@@ -134,7 +134,8 @@ def _lasting(stored, now: float) -> dict[str, float]:
 
 
 def _game_ply(game_id: int) -> int:
-    return Game.objects.filter(pk=game_id).values_list("move_count", flat=True).first() or 0
+    game = rows.game_row(game_id)
+    return game.move_count if game is not None else 0
 
 
 _ply = in_a_thread(_game_ply)
@@ -272,11 +273,7 @@ class GameConsumer(LiveConsumer):
 
     @in_a_thread
     def _state(self, user):
-        game = (
-            Game.objects.filter(pk=self.game_id)
-            .only("id", "move_count", "status", "x_player_id", "o_player_id", "ai_side", "guest_key")
-            .first()
-        )
+        game = rows.game_row(self.game_id)
         if game is None:
             return None
         side = game.side_of(user, self.guest_key)

@@ -1,5 +1,6 @@
 """A move's statements, built once: the game locked with its players, its
-cells in order, the new moves, the game's new state. The services call these
+cells in order, the new moves, the game's new state; and the game's row as
+every socket opened on it reads it. The services call these
 inside their transactions; ``games/rows.py`` says why they are not the ORM's."""
 
 from __future__ import annotations
@@ -56,6 +57,20 @@ def game_locked(game_id: int) -> Game:
         if player is not None:
             setattr(game, side, player)  # the relation's cache: no query to read it
     return game
+
+
+@cache
+def _game_sql(vendor: str) -> str:
+    games = _games()
+    return f"SELECT {games.columns()} FROM {connection.ops.quote_name(games.table)} WHERE {games.column('pk')} = %s"
+
+
+def game_row(game_id: int) -> Game | None:
+    """The game (its own row: no players, no lock), or None. Every socket
+    opened on a game reads it (games/play/consumers.py)."""
+    games = _games()
+    row = fetch_one(_game_sql(connection.vendor), [game_id]) if games.holds_pk(game_id) else None
+    return games.read(row) if row is not None else None
 
 
 @cache

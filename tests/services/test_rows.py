@@ -52,6 +52,12 @@ def test_an_unknown_game_is_not_found(game_id):
         rows.game_locked(game_id)
 
 
+def test_a_games_own_row_is_every_field_the_orm_reads_and_an_unknown_game_none(user, bob):
+    game = human_game(user, bob, cells=[4, 0], time_control="3+2")
+    assert _fields(rows.game_row(game.pk)) == _fields(Game.objects.get(pk=game.pk))
+    assert [rows.game_row(game_id) for game_id in (424242, 0, 2**63)] == [None, None, None]
+
+
 def test_the_cells_come_in_the_order_they_were_played(user, bob):
     game = human_game(user, bob, cells=[8, 0, 4, 2])
     assert rows.game_cells(game.pk) == [8, 0, 4, 2]
