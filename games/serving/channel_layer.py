@@ -30,7 +30,7 @@ never misses one put in its own buffer meanwhile.
 
 And a group's message costs two round trips to Redis, not four: every move
 is one (games/play/live.py), sent by the pages' and the API's processes as
-by the sockets'.
+by the sockets'; joining a group (every socket opened on a game) one, not two.
 """
 
 from __future__ import annotations
@@ -81,6 +81,17 @@ def _retrieve(pop: asyncio.Future) -> None:
 class RedisChannelLayer(ChannelsRedisLayer):
     """channels_redis's layer whose pops of the process's queue are never
     interrupted, and whose group messages take two round trips."""
+
+    async def group_add(self, group, channel):
+        """channels_redis's group_add (the member added, the group's expiry
+        renewed), both commands in one round trip."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        key = self._group_key(group)
+        async with self.connection(self.consistent_hash(group)).pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {channel: time.time()})
+            pipe.expire(key, self.group_expiry)
+            await pipe.execute()
 
     #: A pop whose ``receive()`` was cancelled, for the lock's next holder.
     _unclaimed_pop: asyncio.Future | None = None

@@ -179,3 +179,31 @@ async def test_a_groups_message_takes_two_round_trips_to_redis():
     assert sent == ["EVALSHA", "EVALSHA"]
     assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 1
     await layer.flush()
+
+
+async def test_joining_a_group_takes_one_round_trip_and_keeps_the_group_for_its_expiry():
+    layer = _layer()
+    channel = await layer.new_channel()
+    connection = layer.connection(0)
+    sent = []
+    execute = connection.execute_command
+    pipelines = []
+    make_pipeline = connection.pipeline
+
+    def counted_pipeline(*args, **options):
+        pipelines.append(options)
+        return make_pipeline(*args, **options)
+
+    async def counted(*args, **options):
+        sent.append(args[0])
+        return await execute(*args, **options)
+
+    connection.execute_command, connection.pipeline = counted, counted_pipeline
+    await layer.group_add("game-5", channel)
+    connection.execute_command, connection.pipeline = execute, make_pipeline
+
+    assert sent == [] and pipelines == [{"transaction": False}]  # one pipeline: one round trip
+    key = layer._group_key("game-5")
+    assert [member.decode() for member in await connection.zrange(key, 0, -1)] == [channel]
+    assert 0 < await connection.ttl(key) <= layer.group_expiry
+    await layer.flush()
