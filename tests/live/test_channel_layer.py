@@ -207,3 +207,24 @@ async def test_joining_a_group_takes_one_round_trip_and_keeps_the_group_for_its_
     assert [member.decode() for member in await connection.zrange(key, 0, -1)] == [channel]
     assert 0 < await connection.ttl(key) <= layer.group_expiry
     await layer.flush()
+
+
+async def test_a_message_off_the_processs_queue_takes_one_round_trip():
+    layer, sender = _layer(), _layer()
+    channel = await layer.new_channel()
+    await sender.send(channel, {"type": "game.event", "ply": 1})
+    connection = layer.connection(layer.consistent_hash(layer.non_local_name(channel)))
+    sent = []
+    execute = connection.execute_command
+
+    async def counted(*args, **options):
+        sent.append(args[0])
+        return await execute(*args, **options)
+
+    connection.execute_command = counted
+    assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 1
+    await asyncio.sleep(0.1)  # any clean-up channels_redis would make afterwards
+    connection.execute_command = execute
+
+    assert sent == ["BZPOPMIN"]
+    await layer.flush()
