@@ -8,6 +8,7 @@ TEST_REDIS_URL); one that does not answer fails the run, it is not skipped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 import time
@@ -38,6 +39,28 @@ def _send_from_another_process(channel: str, message: dict) -> None:
     thread = threading.Thread(target=asyncio.run, args=(send(),))
     thread.start()
     thread.join()
+
+
+@contextlib.contextmanager
+def commands_sent(connection):
+    """The Redis commands sent on ``connection`` meanwhile, one round trip each,
+    and the options of each pipeline opened (one round trip for all its commands)."""
+    sent: dict[str, list] = {"commands": [], "pipelines": []}
+    execute, pipeline = connection.execute_command, connection.pipeline
+
+    async def counted(*args, **options):
+        sent["commands"].append(args[0])
+        return await execute(*args, **options)
+
+    def counted_pipeline(*args, **options):
+        sent["pipelines"].append(options)
+        return pipeline(*args, **options)
+
+    connection.execute_command, connection.pipeline = counted, counted_pipeline
+    try:
+        yield sent
+    finally:
+        connection.execute_command, connection.pipeline = execute, pipeline
 
 
 async def test_a_message_popped_while_another_socket_closes_still_reaches_its_socket():
@@ -164,19 +187,10 @@ async def test_a_groups_message_takes_two_round_trips_to_redis():
     # Redis learns the scripts the first time (SCRIPT LOAD); each call after sends only their digest.
     await layer.group_send("game-4", {"type": "game.event", "event": "move", "ply": 0})
     assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 0
-    connection = layer.connection(0)
-    sent = []
-    execute = connection.execute_command
+    with commands_sent(layer.connection(0)) as sent:
+        await layer.group_send("game-4", {"type": "game.event", "event": "move", "ply": 1})
 
-    async def counted(*args, **options):
-        sent.append(args[0])
-        return await execute(*args, **options)
-
-    connection.execute_command = counted
-    await layer.group_send("game-4", {"type": "game.event", "event": "move", "ply": 1})
-    connection.execute_command = execute
-
-    assert sent == ["EVALSHA", "EVALSHA"]
+    assert sent == {"commands": ["EVALSHA", "EVALSHA"], "pipelines": []}
     assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 1
     await layer.flush()
 
@@ -185,24 +199,10 @@ async def test_joining_a_group_takes_one_round_trip_and_keeps_the_group_for_its_
     layer = _layer()
     channel = await layer.new_channel()
     connection = layer.connection(0)
-    sent = []
-    execute = connection.execute_command
-    pipelines = []
-    make_pipeline = connection.pipeline
+    with commands_sent(connection) as sent:
+        await layer.group_add("game-5", channel)
 
-    def counted_pipeline(*args, **options):
-        pipelines.append(options)
-        return make_pipeline(*args, **options)
-
-    async def counted(*args, **options):
-        sent.append(args[0])
-        return await execute(*args, **options)
-
-    connection.execute_command, connection.pipeline = counted, counted_pipeline
-    await layer.group_add("game-5", channel)
-    connection.execute_command, connection.pipeline = execute, make_pipeline
-
-    assert sent == [] and pipelines == [{"transaction": False}]  # one pipeline: one round trip
+    assert sent == {"commands": [], "pipelines": [{"transaction": False}]}  # one pipeline: one round trip
     key = layer._group_key("game-5")
     assert [member.decode() for member in await connection.zrange(key, 0, -1)] == [channel]
     assert 0 < await connection.ttl(key) <= layer.group_expiry
@@ -213,18 +213,9 @@ async def test_a_message_off_the_processs_queue_takes_one_round_trip():
     layer, sender = _layer(), _layer()
     channel = await layer.new_channel()
     await sender.send(channel, {"type": "game.event", "ply": 1})
-    connection = layer.connection(layer.consistent_hash(layer.non_local_name(channel)))
-    sent = []
-    execute = connection.execute_command
+    with commands_sent(layer.connection(layer.consistent_hash(layer.non_local_name(channel)))) as sent:
+        assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 1
+        await asyncio.sleep(0.1)  # any clean-up channels_redis would make afterwards
 
-    async def counted(*args, **options):
-        sent.append(args[0])
-        return await execute(*args, **options)
-
-    connection.execute_command = counted
-    assert (await asyncio.wait_for(layer.receive(channel), timeout=5))["ply"] == 1
-    await asyncio.sleep(0.1)  # any clean-up channels_redis would make afterwards
-    connection.execute_command = execute
-
-    assert sent == ["BZPOPMIN"]
+    assert sent == {"commands": ["BZPOPMIN"], "pipelines": []}
     await layer.flush()
