@@ -152,6 +152,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's PostgreSQL backend, its pool's check made cheaper (below).
     DATABASES["default"]["ENGINE"] = "tttsite.postgresql"
 if DATABASES["default"]["ENGINE"] == "tttsite.postgresql" and env_flag("DB_POOL", True):
     # Under ASGI every request runs its database work in a thread of its own,
