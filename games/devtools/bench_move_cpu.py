@@ -120,17 +120,9 @@ def _play(application, games, times: list[float] | None = None) -> None:
 def _local_postgres_cpu() -> float:
     """Seconds of CPU that every PostgreSQL process on this machine has used
     (its server for this process's connections, when it runs here; 0 without /proc)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else ()):
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:  # ended meanwhile
-            continue
-        name, fields = stat[stat.find("(") + 1 : stat.rfind(")")], stat[stat.rfind(")") + 2 :].split()
-        if name == "postgres":
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
+    from games.devtools.process_groups import cpu_seconds_by_name
+
+    return cpu_seconds_by_name().get("postgres", 0.0)
 
 
 def _layer() -> str:

@@ -67,7 +67,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.devtools.process_groups import group_members, start_serve, stop_group
+from games.devtools.process_groups import cpu_seconds, cpu_seconds_by_name, group_members, start_serve, stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -187,13 +187,6 @@ def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float
 CPU_PARTS = ("pages", "sockets", "worker", "postgresql", "redis", "client", "anchor")
 
 
-def _cpu_seconds(pid: int) -> tuple[str, float]:
-    """(command name, user + system CPU seconds) of process ``pid`` (all its threads)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    name, fields = stat[stat.find("(") + 1 : stat.rfind(")")], stat[stat.rfind(")") + 2 :].split()
-    return name, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _site_part(pid: int, members: dict[int, tuple[int, str]]) -> str | None:
     """The part of the site ``pid`` works for: its own command's, or its
     nearest parent's (uvicorn's workers, and any process a server spawns)."""
@@ -221,22 +214,17 @@ class CpuMeter:
             members = group_members(group)
             for pid in members:
                 try:
-                    _name, seconds = _cpu_seconds(pid)
+                    _name, seconds = cpu_seconds(pid)
                 except OSError:
                     continue  # gone meanwhile
                 name = part or _site_part(pid, members)
                 if name:
                     used[name] += seconds
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    name, seconds = _cpu_seconds(int(entry.name))
-                except OSError:
-                    continue
-                if name == "postgres":
-                    used["postgresql"] += seconds
-                elif name.startswith("redis-server"):
-                    used["redis"] += seconds
+        for name, seconds in cpu_seconds_by_name().items():
+            if name == "postgres":
+                used["postgresql"] += seconds
+            elif name.startswith("redis-server"):
+                used["redis"] += seconds
         me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         used["client"] = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
         return used

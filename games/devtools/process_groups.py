@@ -44,6 +44,28 @@ def group_members(group: int) -> dict[int, tuple[int, str]]:
     return found
 
 
+def cpu_seconds(pid: int) -> tuple[str, float]:
+    """(command name, user + system CPU seconds) of process ``pid``, all its
+    threads. Raises OSError if it is gone."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    name, fields = stat[stat.find("(") + 1 : stat.rfind(")")], stat[stat.rfind(")") + 2 :].split()
+    return name, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def cpu_seconds_by_name() -> dict[str, float]:
+    """CPU seconds used so far by every living process on this machine, summed
+    by command name ("postgres", "redis-server"...); empty without /proc."""
+    used: dict[str, float] = {}
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if entry.name.isdigit():
+            try:
+                name, seconds = cpu_seconds(int(entry.name))
+            except OSError:  # ended meanwhile
+                continue
+            used[name] = used.get(name, 0.0) + seconds
+    return used
+
+
 def stop_group(process: subprocess.Popen, timeout: float = 20) -> None:
     """SIGTERM to ``process``'s group; SIGKILL if it has not ended within ``timeout`` seconds."""
     try:
