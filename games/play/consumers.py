@@ -12,10 +12,12 @@ import asyncio
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.core.cache import cache
 
 from games.errors import GameError
@@ -30,13 +32,20 @@ logger = logging.getLogger(__name__)
 __all__ = ["CLOSE_NOT_SIGNED_IN", "CLOSE_NO_SUCH_GAME", "GameConsumer", "LiveConsumer"]
 
 
+#: The threads of this process that do its sockets' database work: a few
+#: (settings.SOCKET_THREADS), not the event loop's default pool of six. Each
+#: more thread was one more for the event loop to share Python's interpreter
+#: lock with, and every socket of the process waited for the loop.
+_threads = ThreadPoolExecutor(max_workers=settings.SOCKET_THREADS, thread_name_prefix="socket")
+
+
 def in_a_thread(method):
-    """Run ``method`` in a thread of the server's pool, with its own database
-    connection, closed (back to the pool) when it is done. Not Channels'
-    default one thread per process for every socket's database work: there,
-    one socket's slow query or lock wait would hold up the moves of every
-    other socket connected to the same process."""
-    return database_sync_to_async(method, thread_sensitive=False)
+    """Run ``method`` in one of the process's socket threads, with its own
+    database connection, closed (back to the pool) when it is done. Not
+    Channels' default one thread per process for every socket's database
+    work: there, one socket's slow query or lock wait would hold up the moves
+    of every other socket connected to the same process."""
+    return database_sync_to_async(method, thread_sensitive=False, executor=_threads)
 
 
 # No game has more moves than the largest board has cells (5x5): a ply or a
