@@ -269,7 +269,9 @@ class GameConsumer(LiveConsumer):
             message = "cell must be a whole number: 0 is the top left cell, counted row by row"
             await self.send_json({"type": "refused", "code": "invalid_cell", "message": message})
             return
-        refusal = await self._play(cell, ply)
+        heard, refusal = await self._play(cell, ply)
+        for event in heard:
+            await self.game_event(event)
         if refusal is not None:
             await self.send_json(refusal)
 
@@ -300,18 +302,21 @@ class GameConsumer(LiveConsumer):
         return session.get(GUEST_SESSION_KEY, "") if session is not None else ""
 
     @in_a_thread
-    def _play(self, cell, ply) -> dict | None:
-        """Play through the services; the refusal to send back, or None. A stored
-        move reaches everyone, this socket included, as the published event."""
-        try:
-            player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
-            services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)
-        except Game.DoesNotExist:
-            return {"type": "refused", "code": "not_found", "message": "no such game"}
-        except GameError as error:
-            current = error.game.move_count if error.game is not None else None
-            return {"type": "refused", "code": error.code, "message": error.message, "ply": current}
-        return None
+    def _play(self, cell, ply) -> tuple[list[dict], dict | None]:
+        """Play through the services: what the game's group was told (for
+        this socket to hear at once, live.heard_here), and the refusal to
+        send back or None. A stored move reaches everyone as the event the
+        services publish, this socket included."""
+        with live.heard_here(self.group, self.channel_name) as heard:
+            try:
+                player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
+                services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)
+            except Game.DoesNotExist:
+                return heard, {"type": "refused", "code": "not_found", "message": "no such game"}
+            except GameError as error:
+                current = error.game.move_count if error.game is not None else None
+                return heard, {"type": "refused", "code": error.code, "message": error.message, "ply": current}
+        return heard, None
 
     @in_a_thread
     def _presence(self, *, here: bool | None) -> tuple[int, bool]:

@@ -27,6 +27,9 @@ import os
 import queue
 import threading
 from collections import defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from asgiref.sync import async_to_sync
 from channels import DEFAULT_CHANNEL_LAYER
@@ -51,9 +54,12 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-async def _group_send(layer, group: str, message: dict) -> None:
+async def _group_send(layer, group: str, message: dict, skip: str | None = None) -> None:
     try:
-        await layer.group_send(group, message)
+        if skip is None:
+            await layer.group_send(group, message)
+        else:  # only games/serving/channel_layer.py's layer is given one (_send)
+            await layer.group_send(group, message, skip=skip)
     except Exception:  # a live update is a courtesy; the stored game is the truth
         logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
 
@@ -77,8 +83,8 @@ class _Publisher:
         self.thread = threading.Thread(target=self._run, name="live-publisher", daemon=True)
         self.thread.start()
 
-    def put(self, group: str, message: dict) -> None:
-        self.messages.put((group, message))
+    def put(self, group: str, message: dict, skip: str | None = None) -> None:
+        self.messages.put((group, message, skip))
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every message handed over so far has been sent (or failed)."""
@@ -103,7 +109,7 @@ class _Publisher:
                         batch.append(self.messages.get_nowait())
                     except queue.Empty:
                         break
-                by_group: dict[str, list[dict]] = defaultdict(list)
+                by_group: dict[str, list[tuple[dict, str | None]]] = defaultdict(list)
                 stop = False
                 for item in batch:
                     if item is None:
@@ -111,7 +117,7 @@ class _Publisher:
                     elif isinstance(item, threading.Event):
                         continue
                     else:
-                        by_group[item[0]].append(item[1])
+                        by_group[item[0]].append(item[1:])
                 if by_group:
                     try:
                         loop.run_until_complete(self._send_round(by_group))
@@ -125,10 +131,10 @@ class _Publisher:
         finally:
             loop.close()  # channels_redis closes the connections it made for this loop
 
-    async def _send_round(self, by_group: dict[str, list[dict]]) -> None:
+    async def _send_round(self, by_group: dict[str, list[tuple[dict, str | None]]]) -> None:
         async def in_order(group, messages):
-            for message in messages:
-                await _group_send(self.sender, group, message)
+            for message, skip in messages:
+                await _group_send(self.sender, group, message, skip)
 
         await asyncio.gather(*(in_order(group, messages) for group, messages in by_group.items()))
 
@@ -175,12 +181,43 @@ def _nobody_listens(layer, group: str) -> bool:
     return isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group)
 
 
+@dataclass
+class _Origin:
+    group: str
+    channel: str
+    heard: list[dict] = field(default_factory=list)
+
+
+_origin: ContextVar[_Origin | None] = ContextVar("live_origin", default=None)
+
+
+@contextmanager
+def heard_here(group: str, channel: str):
+    """While a socket plays a move: the messages its own group is sent,
+    collected in the list yielded, for the socket to hear at once from the
+    thread that played the move. Redis carries them to the group's other
+    members only, not out and back to the socket that sent the move (with
+    the Redis layer; the in-memory layer sends them as ever, and collects
+    nothing)."""
+    origin = _Origin(group, channel)
+    token = _origin.set(origin)
+    try:
+        yield origin.heard
+    finally:
+        _origin.reset(token)
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     if _sends_in_background(layer):
-        _publisher_for(layer).put(group, message)
+        origin = _origin.get()
+        if origin is not None and origin.group == group:
+            origin.heard.append(message)
+            _publisher_for(layer).put(group, message, skip=origin.channel)
+        else:
+            _publisher_for(layer).put(group, message)
         return
     if _nobody_listens(layer, group):
         return

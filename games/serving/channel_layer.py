@@ -133,13 +133,16 @@ class RedisChannelLayer(ChannelsRedisLayer):
             popping.add_done_callback(_retrieve)
             raise
 
-    async def group_send(self, group, message):
+    async def group_send(self, group, message, skip=None):
         """channels_redis's group_send, each step a script: the group's
         members read (after the lapsed ones are dropped) in one round trip,
         then the message put in their queues (after the lapsed messages are
         dropped) in one more for each Redis the queues are on; none when the
         group is empty. channels_redis takes four: it drops and reads, and
-        drops and puts, one command at a time."""
+        drops and puts, one command at a time.
+
+        ``skip``: a member not to send it to (a socket that hears its own
+        move from the thread that played it, games/play/live.py)."""
         assert self.require_valid_group_name(group), "Group name not valid"
         connection = self.connection(self.consistent_hash(group))
         members = connection.register_script(GROUP_MEMBERS_LUA)
@@ -147,6 +150,7 @@ class RedisChannelLayer(ChannelsRedisLayer):
         channel_names = [
             name.decode("utf8")
             for name in await members(keys=[self._group_key(group)], args=[int(now) - self.group_expiry])
+            if name.decode("utf8") != skip
         ]
         if not channel_names:
             return

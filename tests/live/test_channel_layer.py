@@ -195,6 +195,23 @@ async def test_a_groups_message_takes_two_round_trips_to_redis():
     await layer.flush()
 
 
+async def test_a_groups_message_skips_the_member_asked_and_reaches_the_others():
+    layer = _layer()
+    sender, other = await layer.new_channel(), await layer.new_channel()
+    for channel in (sender, other):
+        await layer.group_add("game-6", channel)
+    await layer.group_send("game-6", {"type": "game.event", "ply": 1}, skip=sender)
+    assert (await asyncio.wait_for(layer.receive(other), timeout=5))["ply"] == 1
+    await layer.group_send("game-6", {"type": "game.event", "ply": 2})  # skipping nobody
+    assert (await asyncio.wait_for(layer.receive(sender), timeout=5))["ply"] == 2  # not 1
+    # With only the one skipped left in the group, only its members are read.
+    await layer.group_discard("game-6", other)
+    with commands_sent(layer.connection(0)) as sent:
+        await layer.group_send("game-6", {"type": "game.event", "ply": 3}, skip=sender)
+    assert sent == {"commands": ["EVALSHA"], "pipelines": []}
+    await layer.flush()
+
+
 async def test_joining_a_group_takes_one_round_trip_and_keeps_the_group_for_its_expiry():
     layer = _layer()
     channel = await layer.new_channel()

@@ -64,6 +64,51 @@ async def test_moves_travel_through_redis_to_both_players(redis_layer):
     await redis_layer.flush()
 
 
+async def test_a_move_sent_over_a_socket_is_heard_once_by_its_sender_and_once_by_the_other_player(
+    redis_layer, monkeypatch
+):
+    # The sender hears it from the thread that played it; Redis takes it to the others only.
+    skipped = []
+    group_send = type(redis_layer).group_send
+
+    async def noting_skips(self, group, message, skip=None):
+        skipped.append((message["ply"], skip))
+        await group_send(self, group, message, skip=skip)
+
+    monkeypatch.setattr(type(redis_layer), "group_send", noting_skips)
+    alice, bob, game = await _game()
+    application = URLRouter(websocket_urlpatterns)
+    sockets = []
+    for user in (alice, bob):
+        communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
+        communicator.scope["user"] = user
+        connected, _ = await communicator.connect()
+        assert connected
+        assert (await communicator.receive_json_from())["type"] == "state"
+        sockets.append(communicator)
+    await sockets[0].send_json_to({"action": "move", "cell": 4, "ply": 0})
+    for communicator in sockets:
+        event = await communicator.receive_json_from(timeout=5)
+        assert (event["type"], event["ply"], event["cell"]) == ("move", 1, 4)
+        assert await communicator.receive_nothing(timeout=1)
+    # The next move, the other way round, likewise.
+    await sockets[1].send_json_to({"action": "move", "cell": 0, "ply": 1})
+    for communicator in sockets:
+        event = await communicator.receive_json_from(timeout=5)
+        assert (event["type"], event["ply"], event["cell"]) == ("move", 2, 0)
+        assert await communicator.receive_nothing(timeout=1)
+    # Each move was sent through Redis skipping its sender: one member of the group, then the other.
+    members = {
+        name.decode()
+        for name in await redis_layer.connection(0).zrange(redis_layer._group_key(live.game_group(game.pk)), 0, -1)
+    }
+    assert [ply for ply, _ in skipped] == [1, 2]
+    assert {skip for _, skip in skipped} == members and len(members) == 2
+    for communicator in sockets:
+        await communicator.disconnect()
+    await redis_layer.flush()
+
+
 def _publish_in_a_request(messages: int, game_id: int) -> float:
     """What services do after a commit, ``messages`` times; the seconds it took the caller."""
     started = time.perf_counter()
