@@ -256,7 +256,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes first: it refuses a locked-out client before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, the signed-in user read more cheaply; sessions
+    # that name Django's are read as naming it (games/accounts/backends.py).
+    "games.accounts.backends.ModelBackend",
 ]
 
 LOGIN_URL = "login"

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.db import connection
 from django.utils import timezone
 
+from games.accounts import backends
 from games.rows import ModelRows, fetch_one
 
 
@@ -37,6 +39,16 @@ def _session_sql(vendor: str) -> str:
 class SessionStore(db.SessionStore):
     """``SESSION_ENGINE = "games.accounts.sessions"``: the same table and the
     same sessions as Django's database engine, read more cheaply."""
+
+    def decode(self, session_data):
+        """The session's data; one signed in through Django's ModelBackend
+        (before games/accounts/backends.py) as signed in through the site's,
+        which Django then finds in AUTHENTICATION_BACKENDS: nobody is signed
+        out by the change. Saved again, it names the site's."""
+        data = super().decode(session_data)
+        if data.get(BACKEND_SESSION_KEY) == backends.DJANGOS_PATH:
+            data[BACKEND_SESSION_KEY] = backends.PATH
+        return data
 
     def _get_session_from_db(self):
         """The session's row if it has not expired; else None, and the key is

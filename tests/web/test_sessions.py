@@ -44,3 +44,41 @@ def test_an_expired_session_is_not_read_and_its_key_is_forgotten(user):
 def test_an_unknown_key_reads_nothing():
     store = SessionStore("x" * 32)
     assert store.load() == {} and store.session_key is None
+
+
+def _session_signed_in_as(user, backend: str) -> str:
+    """A stored session of ``user`` signed in through ``backend``, as login() leaves it."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    store = SessionStore()
+    store.update(
+        {SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: backend, HASH_SESSION_KEY: user.get_session_auth_hash()}
+    )
+    store.create()
+    return store.session_key
+
+
+def test_a_player_signed_in_before_the_sites_own_backend_stays_signed_in(client, user, settings):
+    # Sessions made through Django's ModelBackend name it; the site lists its own instead.
+    client.cookies[settings.SESSION_COOKIE_NAME] = _session_signed_in_as(
+        user, "django.contrib.auth.backends.ModelBackend"
+    )
+    page = client.get(reverse("games:history"))
+    assert page.status_code == 200 and "alice" in page.content.decode()
+
+
+def test_a_signed_in_player_is_read_with_one_statement_and_signed_out_once_inactive(client, user, password):
+    assert client.post(reverse("login"), {"username": "alice", "password": password}).status_code == 302
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("games:history")).status_code == 200
+    assert sum('FROM "auth_user"' in query["sql"] for query in queries) == 1
+    user.is_active = False
+    user.save()
+    page = client.get(reverse("games:history"))
+    assert page.status_code == 302 and page["Location"].startswith(reverse("login"))
+
+
+def test_a_session_naming_another_backend_signs_nobody_in(client, user, settings):
+    client.cookies[settings.SESSION_COOKIE_NAME] = _session_signed_in_as(user, "some.removed.Backend")
+    page = client.get(reverse("games:history"))
+    assert page.status_code == 302 and page["Location"].startswith(reverse("login"))
