@@ -270,8 +270,11 @@ class GameConsumer(LiveConsumer):
             await self.send_json({"type": "refused", "code": "invalid_cell", "message": message})
             return
         heard, refusal = await self._play(cell, ply)
-        for event in heard:
-            await self.game_event(event)
+        if heard:
+            # The others first, whatever becomes of this socket meanwhile: the move is stored.
+            await asyncio.shield(live.tell_others(self.channel_layer, self.group, heard, sender=self.channel_name))
+            for event in heard:
+                await self.game_event(event)
         if refusal is not None:
             await self.send_json(refusal)
 
@@ -303,11 +306,11 @@ class GameConsumer(LiveConsumer):
 
     @in_a_thread
     def _play(self, cell, ply) -> tuple[list[dict], dict | None]:
-        """Play through the services: what the game's group was told (for
-        this socket to hear at once, live.heard_here), and the refusal to
+        """Play through the services: what they published to the game's
+        group (for this socket to send, live.heard_here), and the refusal to
         send back or None. A stored move reaches everyone as the event the
         services publish, this socket included."""
-        with live.heard_here(self.group, self.channel_name) as heard:
+        with live.heard_here(self.group) as heard:
             try:
                 player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
                 services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)

@@ -13,7 +13,9 @@ Redis connections of its own) that sends the messages in the order they were
 handed over. Without it each message cost the request an event-loop hop
 (under ASGI) or a new event loop and a new Redis connection (in a thread
 without a loop). The publisher sends what it holds before the process exits
-normally. The in-memory layer (one process, development and tests) keeps its
+normally. A move played over a socket is the exception: that socket sends
+its game's messages itself, from its server's event loop (heard_here). The
+in-memory layer (one process, development and tests) keeps its
 queues on the server's own event loop, so there the message is sent as before,
 when the group has a member at all.
 """
@@ -54,12 +56,9 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-async def _group_send(layer, group: str, message: dict, skip: str | None = None) -> None:
+async def _group_send(layer, group: str, message: dict) -> None:
     try:
-        if skip is None:
-            await layer.group_send(group, message)
-        else:  # only games/serving/channel_layer.py's layer is given one (_send)
-            await layer.group_send(group, message, skip=skip)
+        await layer.group_send(group, message)
     except Exception:  # a live update is a courtesy; the stored game is the truth
         logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
 
@@ -83,8 +82,8 @@ class _Publisher:
         self.thread = threading.Thread(target=self._run, name="live-publisher", daemon=True)
         self.thread.start()
 
-    def put(self, group: str, message: dict, skip: str | None = None) -> None:
-        self.messages.put((group, message, skip))
+    def put(self, group: str, message: dict) -> None:
+        self.messages.put((group, message))
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every message handed over so far has been sent (or failed)."""
@@ -109,7 +108,7 @@ class _Publisher:
                         batch.append(self.messages.get_nowait())
                     except queue.Empty:
                         break
-                by_group: dict[str, list[tuple[dict, str | None]]] = defaultdict(list)
+                by_group: dict[str, list[dict]] = defaultdict(list)
                 stop = False
                 for item in batch:
                     if item is None:
@@ -117,7 +116,7 @@ class _Publisher:
                     elif isinstance(item, threading.Event):
                         continue
                     else:
-                        by_group[item[0]].append(item[1:])
+                        by_group[item[0]].append(item[1])
                 if by_group:
                     try:
                         loop.run_until_complete(self._send_round(by_group))
@@ -131,10 +130,10 @@ class _Publisher:
         finally:
             loop.close()  # channels_redis closes the connections it made for this loop
 
-    async def _send_round(self, by_group: dict[str, list[tuple[dict, str | None]]]) -> None:
+    async def _send_round(self, by_group: dict[str, list[dict]]) -> None:
         async def in_order(group, messages):
-            for message, skip in messages:
-                await _group_send(self.sender, group, message, skip)
+            for message in messages:
+                await _group_send(self.sender, group, message)
 
         await asyncio.gather(*(in_order(group, messages) for group, messages in by_group.items()))
 
@@ -184,7 +183,6 @@ def _nobody_listens(layer, group: str) -> bool:
 @dataclass
 class _Origin:
     group: str
-    channel: str
     heard: list[dict] = field(default_factory=list)
 
 
@@ -192,19 +190,31 @@ _origin: ContextVar[_Origin | None] = ContextVar("live_origin", default=None)
 
 
 @contextmanager
-def heard_here(group: str, channel: str):
-    """While a socket plays a move: the messages its own group is sent,
-    collected in the list yielded, for the socket to hear at once from the
-    thread that played the move. Redis carries them to the group's other
-    members only, not out and back to the socket that sent the move (with
-    the Redis layer; the in-memory layer sends them as ever, and collects
-    nothing)."""
-    origin = _Origin(group, channel)
+def heard_here(group: str):
+    """While a socket plays a move: the messages for its own game's group,
+    collected in the list yielded instead of handed to the publisher. The
+    socket hears them at once and tells the group's other members itself
+    (:func:`tell_others`), from its own event loop: no thread of the
+    publisher's and no trip out to Redis and back to the socket that sent
+    the move. With the Redis layer; the in-memory layer sends them as ever,
+    and nothing is collected."""
+    origin = _Origin(group)
     token = _origin.set(origin)
     try:
         yield origin.heard
     finally:
         _origin.reset(token)
+
+
+async def tell_others(layer, group: str, messages: list[dict], *, sender: str) -> None:
+    """Send ``messages``, in order, to the members of ``group`` but ``sender``
+    (games/serving/channel_layer.py's ``skip``). A failure is logged: a live
+    update is a courtesy, the stored game is the truth."""
+    for message in messages:
+        try:
+            await layer.group_send(group, message, skip=sender)
+        except Exception:
+            logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
 
 
 def _send(group: str, message: dict) -> None:
@@ -214,8 +224,7 @@ def _send(group: str, message: dict) -> None:
     if _sends_in_background(layer):
         origin = _origin.get()
         if origin is not None and origin.group == group:
-            origin.heard.append(message)
-            _publisher_for(layer).put(group, message, skip=origin.channel)
+            origin.heard.append(message)  # the socket that played the move sends it (heard_here)
         else:
             _publisher_for(layer).put(group, message)
         return
