@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -32,11 +34,30 @@ logger = logging.getLogger(__name__)
 __all__ = ["CLOSE_NOT_SIGNED_IN", "CLOSE_NO_SUCH_GAME", "GameConsumer", "LiveConsumer"]
 
 
-#: The threads of this process that do its sockets' database work: a few
-#: (settings.SOCKET_THREADS), not the event loop's default pool of six. Each
-#: more thread was one more for the event loop to share Python's interpreter
-#: lock with, and every socket of the process waited for the loop.
-_threads = ThreadPoolExecutor(max_workers=settings.SOCKET_THREADS, thread_name_prefix="socket")
+class _SocketThreads:
+    """The threads of this process that do its sockets' database work: a few
+    (settings.SOCKET_THREADS), not the event loop's default pool of six. Each
+    more thread was one more for the event loop to share Python's interpreter
+    lock with, and every socket of the process waited for the loop.
+
+    Made on first use in each process: threads do not survive a fork, and a
+    pool copied into a forked server's child would hold only dead ones."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pid = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        if self._pid != os.getpid():
+            with self._lock:
+                if self._pid != os.getpid():
+                    self._pool = ThreadPoolExecutor(max_workers=settings.SOCKET_THREADS, thread_name_prefix="socket")
+                    self._pid = os.getpid()
+        return self._pool.submit(fn, *args, **kwargs)
+
+
+_threads = _SocketThreads()
 
 
 def in_a_thread(method):
