@@ -235,6 +235,7 @@ class GameConsumer(LiveConsumer):
             return
         self.side = state["side"]
         self.group = live.game_group(self.game_id)
+        self.loop, self.delivering = asyncio.get_running_loop(), asyncio.Lock()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         watchers, _ = await self._presence(here=True if self.side is None else None)
@@ -290,14 +291,10 @@ class GameConsumer(LiveConsumer):
             message = "cell must be a whole number: 0 is the top left cell, counted row by row"
             await self.send_json({"type": "refused", "code": "invalid_cell", "message": message})
             return
-        heard, refusal = await self._play(cell, ply)
-        if heard:
-            # The others first, whatever becomes of this socket meanwhile: the move is stored.
-            await asyncio.shield(live.tell_others(self.channel_layer, self.group, heard, sender=self.channel_name))
-            for event in heard:
-                await self.game_event(event)
+        refusal = await self._play(cell, ply)
         if refusal is not None:
-            await self.send_json(refusal)
+            async with self.delivering:  # after what the move published (_deliver_soon)
+                await self.send_json(refusal)
 
     async def game_event(self, event):
         """Forward what a service published: {"type": "move", "ply": 5, ...}."""
@@ -326,21 +323,35 @@ class GameConsumer(LiveConsumer):
         return session.get(GUEST_SESSION_KEY, "") if session is not None else ""
 
     @in_a_thread
-    def _play(self, cell, ply) -> tuple[list[dict], dict | None]:
-        """Play through the services: what they published to the game's
-        group (for this socket to send, live.heard_here), and the refusal to
-        send back or None. A stored move reaches everyone as the event the
-        services publish, this socket included."""
-        with live.heard_here(self.group) as heard:
+    def _play(self, cell, ply) -> dict | None:
+        """Play through the services; the refusal to send back, or None. A
+        stored move reaches everyone as the event the services publish, this
+        socket included: this socket sends it (live.heard_here)."""
+        with live.heard_here(self.group, self._deliver_soon):
             try:
                 player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
                 services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)
             except Game.DoesNotExist:
-                return heard, {"type": "refused", "code": "not_found", "message": "no such game"}
+                return {"type": "refused", "code": "not_found", "message": "no such game"}
             except GameError as error:
                 current = error.game.move_count if error.game is not None else None
-                return heard, {"type": "refused", "code": error.code, "message": error.message, "ply": current}
-        return heard, None
+                return {"type": "refused", "code": error.code, "message": error.message, "ply": current}
+        return None
+
+    def _deliver_soon(self, event: dict) -> None:
+        """From the thread playing this socket's move, as a commit publishes
+        ``event``: sent on the socket's event loop at once (the person's move
+        is not held while the AI thinks on 4x4 and 5x5), in order, and in a
+        task of its own, so a socket closing meanwhile still tells the others."""
+        asyncio.run_coroutine_threadsafe(self._deliver(event), self.loop)
+
+    async def _deliver(self, event: dict) -> None:
+        async with self.delivering:
+            await live.tell_others(self.channel_layer, self.group, event, sender=self.channel_name)
+            try:
+                await self.game_event(event)
+            except Exception:  # the socket closed meanwhile: the others were told
+                logger.debug("socket on game %s closed before hearing its move", self.game_id, exc_info=True)
 
     @in_a_thread
     def _presence(self, *, here: bool | None) -> tuple[int, bool]:

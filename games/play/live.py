@@ -29,9 +29,10 @@ import os
 import queue
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 from channels import DEFAULT_CHANNEL_LAYER
@@ -183,38 +184,36 @@ def _nobody_listens(layer, group: str) -> bool:
 @dataclass
 class _Origin:
     group: str
-    heard: list[dict] = field(default_factory=list)
+    deliver: Callable[[dict], None]
 
 
 _origin: ContextVar[_Origin | None] = ContextVar("live_origin", default=None)
 
 
 @contextmanager
-def heard_here(group: str):
-    """While a socket plays a move: the messages for its own game's group,
-    collected in the list yielded instead of handed to the publisher. The
-    socket hears them at once and tells the group's other members itself
-    (:func:`tell_others`), from its own event loop: no thread of the
-    publisher's and no trip out to Redis and back to the socket that sent
-    the move. With the Redis layer; the in-memory layer sends them as ever,
-    and nothing is collected."""
-    origin = _Origin(group)
-    token = _origin.set(origin)
+def heard_here(group: str, deliver: Callable[[dict], None]):
+    """While a socket plays a move: each message for its own game's group is
+    handed to ``deliver`` (called in this thread, as each commit publishes
+    it) instead of to the publisher. The socket hears it at once and tells
+    the group's other members itself (:func:`tell_others`), from its own
+    event loop: no thread of the publisher's and no trip out to Redis and
+    back to the socket that sent the move. With the Redis layer; the
+    in-memory layer sends them as ever."""
+    token = _origin.set(_Origin(group, deliver))
     try:
-        yield origin.heard
+        yield
     finally:
         _origin.reset(token)
 
 
-async def tell_others(layer, group: str, messages: list[dict], *, sender: str) -> None:
-    """Send ``messages``, in order, to the members of ``group`` but ``sender``
+async def tell_others(layer, group: str, message: dict, *, sender: str) -> None:
+    """Send ``message`` to the members of ``group`` but ``sender``
     (games/serving/channel_layer.py's ``skip``). A failure is logged: a live
     update is a courtesy, the stored game is the truth."""
-    for message in messages:
-        try:
-            await layer.group_send(group, message, skip=sender)
-        except Exception:
-            logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
+    try:
+        await layer.group_send(group, message, skip=sender)
+    except Exception:
+        logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
 
 
 def _send(group: str, message: dict) -> None:
@@ -224,7 +223,7 @@ def _send(group: str, message: dict) -> None:
     if _sends_in_background(layer):
         origin = _origin.get()
         if origin is not None and origin.group == group:
-            origin.heard.append(message)  # the socket that played the move sends it (heard_here)
+            origin.deliver(message)  # the socket that played the move sends it (heard_here)
         else:
             _publisher_for(layer).put(group, message)
         return

@@ -8,6 +8,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -106,6 +107,36 @@ async def test_a_move_sent_over_a_socket_is_heard_once_by_its_sender_and_once_by
     assert {skip for _, skip in skipped} == members and len(members) == 2
     for communicator in sockets:
         await communicator.disconnect()
+    await redis_layer.flush()
+
+
+async def test_on_a_larger_board_a_socket_hears_its_move_while_the_ai_still_thinks(redis_layer, monkeypatch):
+    from django.contrib.auth import get_user_model
+
+    user = await database_sync_to_async(get_user_model().objects.create_user)("thinker", password="x" * 12)
+    game = await database_sync_to_async(services.game_create_against_ai)(
+        player=Player(user=user), side="X", variant="4x4", seed=7
+    )
+    thought = threading.Event()
+    choose = services._ai_choice
+
+    def slow_choice(game, board):  # a 4x4 search that takes until the test says
+        thought.wait(10)
+        return choose(game, board)
+
+    monkeypatch.setattr(services, "_ai_choice", slow_choice)
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    socket.scope["user"] = user
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "state"
+    await socket.send_json_to({"action": "move", "cell": 5, "ply": 0})
+    mine = await socket.receive_json_from(timeout=5)  # the AI has not chosen yet
+    assert (mine["type"], mine["ply"], mine["cell"]) == ("move", 1, 5)
+    thought.set()
+    reply = await socket.receive_json_from(timeout=10)
+    assert (reply["type"], reply["ply"]) == ("move", 2)
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
     await redis_layer.flush()
 
 
