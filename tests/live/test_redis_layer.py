@@ -46,17 +46,19 @@ def redis_layer(settings):
 _game = database_sync_to_async(alice_and_bob_in_a_game)
 
 
+async def _socket_on(game, user) -> WebsocketCommunicator:
+    """``user``'s socket on ``game``, open, its first message (the state) read."""
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    assert (await communicator.receive_json_from())["type"] == "state"
+    return communicator
+
+
 async def test_moves_travel_through_redis_to_both_players(redis_layer):
     alice, bob, game = await _game()
-    application = URLRouter(websocket_urlpatterns)
-    sockets = []
-    for user in (alice, bob):
-        communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
-        communicator.scope["user"] = user
-        connected, _ = await communicator.connect()
-        assert connected
-        assert (await communicator.receive_json_from())["type"] == "state"
-        sockets.append(communicator)
+    sockets = [await _socket_on(game, user) for user in (alice, bob)]
     await database_sync_to_async(services.game_play_move)(game_id=game.pk, player=Player(user=alice), cell=4, ply=0)
     for communicator in sockets:
         event = await communicator.receive_json_from(timeout=5)
@@ -78,15 +80,7 @@ async def test_a_move_sent_over_a_socket_is_heard_once_by_its_sender_and_once_by
 
     monkeypatch.setattr(type(redis_layer), "group_send", noting_skips)
     alice, bob, game = await _game()
-    application = URLRouter(websocket_urlpatterns)
-    sockets = []
-    for user in (alice, bob):
-        communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
-        communicator.scope["user"] = user
-        connected, _ = await communicator.connect()
-        assert connected
-        assert (await communicator.receive_json_from())["type"] == "state"
-        sockets.append(communicator)
+    sockets = [await _socket_on(game, user) for user in (alice, bob)]
     await sockets[0].send_json_to({"action": "move", "cell": 4, "ply": 0})
     for communicator in sockets:
         event = await communicator.receive_json_from(timeout=5)
@@ -125,10 +119,7 @@ async def test_on_a_larger_board_a_socket_hears_its_move_while_the_ai_still_thin
         return choose(game, board)
 
     monkeypatch.setattr(services, "_ai_choice", slow_choice)
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-    socket.scope["user"] = user
-    assert (await socket.connect())[0]
-    assert (await socket.receive_json_from())["type"] == "state"
+    socket = await _socket_on(game, user)
     await socket.send_json_to({"action": "move", "cell": 5, "ply": 0})
     mine = await socket.receive_json_from(timeout=5)  # the AI has not chosen yet
     assert (mine["type"], mine["ply"], mine["cell"]) == ("move", 1, 5)
