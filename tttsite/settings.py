@@ -222,14 +222,15 @@ def redis_channel_layer(url):
     return {"BACKEND": "games.serving.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [host], "capacity": 1000}}
 
 
-# Live games: moves are pushed to the browsers over WebSockets through a
-# channel layer. Without REDIS_URL it lives in the server's memory (one
-# process, nothing to install); with REDIS_URL, Redis carries it, so several
-# server processes share games, and the cache (spectator counts) lives there too.
 # Threads each ASGI process gives its sockets' database work (a move, a
 # socket's opening): more only wait for Python's interpreter lock beside the
 # event loop, which then answers every socket later (docs/benchmarks.md).
 SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "2"))
+
+# Live games: moves are pushed to the browsers over WebSockets through a
+# channel layer. Without REDIS_URL it lives in the server's memory (one
+# process, nothing to install); with REDIS_URL, Redis carries it, so several
+# server processes share games, and the cache (spectator counts) lives there too.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}

@@ -343,7 +343,10 @@ class GameConsumer(LiveConsumer):
         ``event``: sent on the socket's event loop at once (the person's move
         is not held while the AI thinks on 4x4 and 5x5), in order, and in a
         task of its own, so a socket closing meanwhile still tells the others."""
-        asyncio.run_coroutine_threadsafe(self._deliver(event), self.loop)
+        try:
+            asyncio.run_coroutine_threadsafe(self._deliver(event), self.loop)
+        except RuntimeError:  # the server is stopping: its loop is closed; the move is stored
+            logger.warning("socket on game %s gone before its move was sent on", self.game_id)
 
     async def _deliver(self, event: dict) -> None:
         async with self.delivering:

@@ -141,17 +141,14 @@ class RedisChannelLayer(ChannelsRedisLayer):
         group is empty. channels_redis takes four: it drops and reads, and
         drops and puts, one command at a time.
 
-        ``skip``: a member not to send it to (a socket that hears its own
-        move from the thread that played it, games/play/live.py)."""
+        ``skip``: a member not to send it to (the socket that played a move,
+        which hears it another way: games/play/live.py, heard_here)."""
         assert self.require_valid_group_name(group), "Group name not valid"
         connection = self.connection(self.consistent_hash(group))
         members = connection.register_script(GROUP_MEMBERS_LUA)
         now = time.time()
-        channel_names = [
-            name.decode("utf8")
-            for name in await members(keys=[self._group_key(group)], args=[int(now) - self.group_expiry])
-            if name.decode("utf8") != skip
-        ]
+        names = await members(keys=[self._group_key(group)], args=[int(now) - self.group_expiry])
+        channel_names = [name for name in (member.decode("utf8") for member in names) if name != skip]
         if not channel_names:
             return
         by_connection, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
