@@ -3,16 +3,24 @@ reason (the server accepts, then closes), and the page says why instead of
 trying again forever."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_live_browser import alice_and_bob_in_a_game
+from tests.browser.test_live_browser import alice_and_bob_in_a_game, signed_in
 
 OPEN_AND_WAIT_FOR_CLOSE = """url => new Promise(resolve => {
   const socket = new WebSocket(url);
   socket.addEventListener("close", event => resolve([event.code, event.reason]));
 })"""
+
+
+def _closed_with(page, url: str) -> tuple[int, float]:
+    """The code ``page`` hears closing a socket it opens to ``url``, and the seconds it took."""
+    started = time.monotonic()
+    code, _reason = page.evaluate(OPEN_AND_WAIT_FOR_CLOSE, url)
+    return code, time.monotonic() - started
 
 
 def test_the_browser_hears_why_a_socket_is_closed(asgi_live_server, new_page):
@@ -23,10 +31,16 @@ def test_the_browser_hears_why_a_socket_is_closed(asgi_live_server, new_page):
     alice, bob, stranger = new_page(), new_page(), new_page()
     game = alice_and_bob_in_a_game(alice, bob, asgi_live_server)
     stranger.goto(server + game.get_absolute_url())
-    base = server.replace("http", "ws", 1)
-    assert stranger.evaluate(OPEN_AND_WAIT_FOR_CLOSE, f"{base}/ws/games/{game.pk}/")[0] == 4401
-    alice.goto(server + "/")
-    assert alice.evaluate(OPEN_AND_WAIT_FOR_CLOSE, f"{base}/ws/games/999999/")[0] == 4404
+    code, seconds = _closed_with(stranger, f"{asgi_live_server.ws_url}/ws/games/{game.pk}/")
+    assert code == 4401, f"closed with {code} after {seconds:.1f} s"
+
+
+def test_the_browser_hears_that_there_is_no_such_game(asgi_live_server, new_page):
+    alice = new_page()
+    signed_in(alice, asgi_live_server, "alice")
+    alice.goto(asgi_live_server.url + "/")
+    code, seconds = _closed_with(alice, f"{asgi_live_server.ws_url}/ws/games/999999/")
+    assert code == 4404, f"closed with {code} after {seconds:.1f} s"
 
 
 @pytest.mark.parametrize(
@@ -58,8 +72,6 @@ def test_the_game_page_says_why_it_is_not_live_and_stops_trying(asgi_live_server
 
 
 def test_the_lobby_says_why_it_is_not_live_and_stops_trying(asgi_live_server, new_page):
-    from tests.browser.test_live_browser import signed_in
-
     server = asgi_live_server.url
     alice = new_page()
     signed_in(alice, asgi_live_server, "alice")
