@@ -138,6 +138,18 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The game panel alone (games/templating.py): the part of the site that
+        # every move sends back, so rendered by the faster engine.
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "games.templating.environment",
+            "context_processors": ["django.contrib.auth.context_processors.auth"],
+        },
+    },
 ]
 
 WSGI_APPLICATION = "tttsite.wsgi.application"

@@ -15,7 +15,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import engine
@@ -250,10 +252,15 @@ def _between_people(request, game: Game, side: str | None) -> dict:
     }
 
 
+#: The game panel: Jinja2's (games/templating.py), the one template every move sends back.
+PANEL = "games/_game.html"
+
+
 def _render_game(request, game: Game, *, status: int = 200, error: str = "", refused: str = "Move refused", **options):
     context = {**game_context(request, game, error=error, **options), "refused": refused}
     if _is_partial(request):
-        return render(request, "games/_game.html", context, status=status)
+        return render(request, PANEL, context, status=status, using="jinja2")
+    context["panel"] = mark_safe(render_to_string(PANEL, context, request, using="jinja2"))
     if chat_selectors.has_chat(game):
         # Beside the panel, not in it: swapping the panel never touches a message being typed.
         context["chat"] = chat_selectors.game_chat(game, current_player(request))
