@@ -57,12 +57,26 @@ def dtl(context, template_name: str, **extra):
     return mark_safe(render_to_string(template_name, {**context.get_all(), **extra}, context.get("request")))
 
 
+class DictFirst(Environment):
+    """``cell.mark`` looks in a dict first, as Django templates do. Jinja2
+    tries the attribute first: for the panel's cells and moves (dicts) that
+    was an AttributeError raised and caught for every value shown."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def environment(**options) -> Environment:
     # The filters of games/templatetags/, as Django templates know them
     # (imported here: they use url() above).
     from games.templatetags import analysis_tags, game_tags
 
-    env = Environment(**{**options, "undefined": ChainableUndefined})
+    env = DictFirst(**{**options, "undefined": ChainableUndefined})
     for library in (game_tags.register, analysis_tags.register):
         env.filters.update(library.filters)
     env.filters["date"] = date
