@@ -1,6 +1,6 @@
 """The CPU an API move costs the server: ``DEBUG=1 python -m games.devtools.bench_move_cpu``.
 
-    python -m games.devtools.bench_move_cpu [--games 400] [--warmup 50] [--profile]
+    python -m games.devtools.bench_move_cpu [--games 400] [--warmup 50] [--form] [--profile]
 
 The busiest API request is ``POST /api/games/<id>/moves/`` against the perfect
 AI on 3x3 (issue 19). This makes ``--games`` games against it, then plays the
@@ -8,7 +8,9 @@ first move of each through the whole of Django: the WSGI handler
 (``tttsite.wsgi.application``) called in this process with a hand-made
 environ, ``Authorization: Token ...`` and a JSON body, so every middleware,
 DRF's authentication, throttles and parsers, the move service, its queries and
-the serializer are counted, and no server, socket or client is. Each
+the serializer are counted, and no server, socket or client is. ``--form``
+times the game page's move instead, as its script sends it: the session's
+cookie, the CSRF token and ``X-Partial``, with the game panel rendered back. Each
 request's CPU time is the process's (``time.process_time``, so work the
 request hands to another thread counts too), and the script prints the
 median, 90th percentile and mean in milliseconds; on PostgreSQL, also the CPU
@@ -58,23 +60,40 @@ def _setup(database_url: str) -> None:
     call_command("migrate", verbosity=0)
 
 
-def _environ(game_id: int, key: str, body: bytes) -> dict:
+def _environ(game_id: int, credentials: dict, cell: int, form: bool) -> dict:
+    """The API move, or with ``form`` the game page's (its session, CSRF token and X-Partial)."""
+    from django.conf import settings
+
     from games.devtools.bench_request_cpu import wsgi_environ
 
+    if form:
+        cookies = f"{settings.SESSION_COOKIE_NAME}={credentials['session']}; csrftoken={credentials['csrf']}"
+        return wsgi_environ(
+            "POST",
+            f"/games/{game_id}/move/",
+            f"cell={cell}&ply=0".encode(),
+            CONTENT_TYPE="application/x-www-form-urlencoded",
+            HTTP_COOKIE=cookies,
+            HTTP_X_CSRFTOKEN=credentials["csrf"],
+            HTTP_X_PARTIAL="1",
+        )
     return wsgi_environ(
         "POST",
         f"/api/games/{game_id}/moves/",
-        body,
+        json.dumps({"cell": cell, "ply": 0}).encode(),
         CONTENT_TYPE="application/json",
         HTTP_ACCEPT="application/json",
-        HTTP_AUTHORIZATION=f"Token {key}",
+        HTTP_AUTHORIZATION=f"Token {credentials['token']}",
     )
 
 
-def _make_games(count: int, per_player: int) -> list[tuple[int, str, int]]:
-    """(game id, its player's token, the cell to play) for ``count`` new games
-    against the perfect AI, the person playing X; ``per_player`` games a player."""
+def _make_games(count: int, per_player: int) -> list[tuple[int, dict, int]]:
+    """(game id, its player's credentials, the cell to play) for ``count`` new
+    games against the perfect AI, the person playing X; ``per_player`` games a
+    player, who has an API token and a signed-in session."""
     from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.utils.crypto import get_random_string
 
     from games.accounts.services import api_token_create
     from games.play import services
@@ -85,20 +104,25 @@ def _make_games(count: int, per_player: int) -> list[tuple[int, str, int]]:
     for n in range(count):
         if n % per_player == 0:
             user = users.create_user(f"bench{n // per_player}", password="x" * 12)
-            key = api_token_create(user=user)
+            browser = Client()
+            browser.force_login(user)
+            credentials = {
+                "token": api_token_create(user=user),
+                "session": browser.session.session_key,
+                "csrf": get_random_string(32),
+            }
         game = services.game_create_against_ai(player=Player(user=user), side="X", level="perfect")
-        made.append((game.pk, key, n % 9))
+        made.append((game.pk, credentials, n % 9))
     return made
 
 
-def _request(application, game_id: int, key: str, cell: int) -> tuple[str, bytes]:
-    body = json.dumps({"cell": cell, "ply": 0}).encode()
+def _request(application, game_id: int, credentials: dict, cell: int, form: bool) -> tuple[str, bytes]:
     answer: dict = {}
 
     def start_response(status, headers, exc_info=None):
         answer["status"] = status
 
-    response = application(_environ(game_id, key, body), start_response)
+    response = application(_environ(game_id, credentials, cell, form), start_response)
     try:
         content = b"".join(response)
     finally:
@@ -106,12 +130,12 @@ def _request(application, game_id: int, key: str, cell: int) -> tuple[str, bytes
     return answer["status"], content
 
 
-def _play(application, games, times: list[float] | None = None) -> None:
-    for game_id, key, cell in games:
+def _play(application, games, times: list[float] | None = None, *, form: bool = False) -> None:
+    for game_id, credentials, cell in games:
         start = time.process_time()
-        status, content = _request(application, game_id, key, cell)
+        status, content = _request(application, game_id, credentials, cell, form)
         spent = time.process_time() - start
-        if not status.startswith("201"):
+        if not status.startswith("200" if form else "201"):
             raise SystemExit(f"game {game_id}: {status} {content[:300]!r}")
         if times is not None:
             times.append(spent * 1000)
@@ -145,6 +169,9 @@ def main(argv: list[str] | None = None) -> None:
         help="an existing, empty database to use instead (postgres://...): its tables are made, "
         "the games and players are left in it",
     )
+    parser.add_argument(
+        "--form", action="store_true", help="the game page's move instead (session, CSRF, the panel back)"
+    )
     parser.add_argument("--profile", action="store_true", help="print cProfile's top 25 over the timed requests")
     parser.add_argument("--profile-file", help="and write the whole profile there (for pstats or snakeviz)")
     args = parser.parse_args(argv)
@@ -163,19 +190,20 @@ def main(argv: list[str] | None = None) -> None:
     warmup, timed = games[: args.warmup], games[args.warmup :]
     times: list[float] = []
     with override_settings(DEBUG=False):
-        _play(application, warmup)
+        _play(application, warmup, form=args.form)
         server_before = _local_postgres_cpu()
-        _play(application, timed[: args.games], times)
+        _play(application, timed[: args.games], times, form=args.form)
         server_spent = _local_postgres_cpu() - server_before
         if args.profile:
             profiler = cProfile.Profile(time.process_time)  # CPU time, as the figures above
             profiler.enable()
-            _play(application, timed[args.games :])
+            _play(application, timed[args.games :], form=args.form)
             profiler.disable()
 
     from django.db import connection
 
-    print(f"POST /api/games/<id>/moves/, first move against the perfect AI on 3x3, {len(times)} requests")
+    what = "POST /games/<id>/move/ (X-Partial)" if args.form else "POST /api/games/<id>/moves/"
+    print(f"{what}, first move against the perfect AI on 3x3, {len(times)} requests")
     print(f"  database: {connection.vendor}; channel layer: {_layer()}")
     print(f"  CPU per request: median {statistics.median(times):.2f} ms, p90 {_percentile(times, 90):.2f} ms,")
     print(f"                   mean {statistics.fmean(times):.2f} ms, fastest {min(times):.2f} ms")
