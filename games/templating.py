@@ -16,38 +16,19 @@ panel renders them with ``dtl()``.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django.template import defaultfilters
 from django.template.loader import render_to_string
-from django.urls import get_script_prefix, reverse
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
 from jinja2 import ChainableUndefined, Environment, pass_context
+
+from games.templatetags import analysis_tags, game_tags
+from games.templatetags.game_tags import url
 
 
 def date(value, format_string: str) -> str:
     """Django's ``date`` filter, in the current time zone as Django templates show dates."""
     return defaultfilters.date(template_localtime(value), format_string)
-
-
-#: Stands for the one id in a URL such as /games/<pk>/move/ while it is reversed
-#: (once per name), then replaced: an id no row will reach, spelt nowhere else.
-_AN_ID = 4_611_686_018_427_387_905
-
-
-def url(name: str, *args) -> str:
-    """``{% url name *args %}``, remembered: reverse() took 30 µs a URL, and
-    the panel has five, each with a game's id."""
-    prefix = get_script_prefix()
-    if len(args) == 1 and type(args[0]) is int:
-        return _reversed(prefix, name, (_AN_ID,)).replace(str(_AN_ID), str(args[0]))
-    return _reversed(prefix, name, args)
-
-
-@lru_cache(maxsize=1024)
-def _reversed(prefix: str, name: str, args: tuple) -> str:
-    return reverse(name, args=args)
 
 
 @pass_context
@@ -72,10 +53,7 @@ class DictFirst(Environment):
 
 
 def environment(**options) -> Environment:
-    # The filters of games/templatetags/, as Django templates know them
-    # (imported here: they use url() above).
-    from games.templatetags import analysis_tags, game_tags
-
+    # The filters of games/templatetags/, as Django templates know them.
     env = DictFirst(**{**options, "undefined": ChainableUndefined})
     for library in (game_tags.register, analysis_tags.register):
         env.filters.update(library.filters)

@@ -4,7 +4,7 @@ from django import template
 
 from games import engine
 from games.learn.positions import analysis_query
-from games.templating import url
+from games.templatetags.game_tags import url
 
 register = template.Library()
 

@@ -10,7 +10,7 @@ from django.urls import reverse, set_script_prefix
 
 from games.play import services
 from games.play.players import Player
-from games.templating import url
+from games.templatetags.game_tags import url
 
 pytestmark = pytest.mark.django_db
 
