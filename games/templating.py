@@ -3,7 +3,7 @@
 One template is Jinja2's: the game panel (templates/jinja2/games/_game.html),
 which the game page includes and every move made from the page gets back.
 Django's template language spent more CPU on it than the whole rest of a form
-move; Jinja2 compiles it to Python and renders it in about a fifth of the
+move; Jinja2 compiles it to Python and renders it in about a quarter of the
 time (docs/benchmarks.md, issue 19). Every other page stays a Django template.
 
 The panel reads as a Django template would: the same filters by the same
