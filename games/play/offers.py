@@ -205,6 +205,7 @@ def _take_back(game: Game, count: int, side: str) -> None:
                 field = _clock_field(mover)
                 setattr(game, field, max(0, getattr(game, field) - game.clock_increment * 1000))
     Move.objects.filter(game=game, ply__gte=first_removed).delete()
+    game.cells = game.cells[:first_removed]
     game.move_count = first_removed
     game.turn_started_at = now
     game.deadline = clocks.deadline(game, engine.side_to_move(first_removed))

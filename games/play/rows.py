@@ -1,4 +1,4 @@
-"""A move's statements, built once: the game locked with its players, its
+"""A move's statements, built once: the game locked with its players and its
 cells in order, the new moves, the game's new state; and the game's row as
 every socket opened on it reads it. The services call these
 inside their transactions; ``games/rows.py`` says why they are not the ORM's."""
@@ -31,22 +31,57 @@ def _moves() -> ModelRows:
 
 @cache
 def _game_locked_sql(vendor: str) -> str:
-    games, users, quote = _games(), _users(), connection.ops.quote_name
+    games, users, moves, quote = _games(), _users(), _moves(), connection.ops.quote_name
     joins = "".join(
         f" LEFT OUTER JOIN {quote(users.table)} {quote(side)}"
         f" ON ({games.column(side)} = {users.column('pk', alias=side)})"
         for side in ("x_player", "o_player")
     )
+    game_id, played = games.column("pk"), quote("played")
+    ply, cell = moves.column("ply", alias="played"), moves.column("cell", alias="played")
+    pairs = f"CAST({ply} AS TEXT) || ':' || CAST({cell} AS TEXT)"
+    cells = (
+        f"(SELECT {'string_agg' if vendor == 'postgresql' else 'group_concat'}({pairs}, ',')"
+        f" FROM {quote(moves.table)} {played} WHERE {moves.column('game', alias='played')} = {game_id})"
+    )
     return (
-        f"SELECT {games.columns()}, {users.columns('x_player')}, {users.columns('o_player')}"
-        f" FROM {quote(games.table)}{joins} WHERE {games.column('pk')} = %s{for_update_of(games.table)}"
+        f"SELECT {games.columns()}, {users.columns('x_player')}, {users.columns('o_player')},"
+        f" {cells}, {_cells_current(vendor)}"
+        f" FROM {quote(games.table)}{joins} WHERE {game_id} = %s{for_update_of(games.table)}"
     )
 
 
+def _cells_current(vendor: str) -> str:
+    """SQL for whether the moves the locking statement read are the locked
+    game's. On PostgreSQL a statement that waited for the lock gets the row
+    as the transaction it waited for left it, but reads every other table (the
+    moves) as they were when the statement began: the row version it locked
+    (its xmin, the transaction that wrote it) is then not the one the
+    statement's snapshot sees. SQLite's IMMEDIATE transaction has the write
+    lock before it reads anything. Elsewhere: not known, read again."""
+    if vendor == "postgresql":
+        games, quote = _games(), connection.ops.quote_name
+        seen = quote("seen")
+        return (
+            f"({quote(games.table)}.xmin = (SELECT {seen}.xmin FROM {quote(games.table)} {seen}"
+            f" WHERE {games.column('pk', alias='seen')} = {games.column('pk')}))"
+        )
+    return "1 = 1" if vendor == "sqlite" else "1 = 0"
+
+
+def _cells(pairs: str | None) -> list[int]:
+    """"ply:cell,..." (in any order, as the aggregate left them) as the cells in ply order."""
+    if not pairs:
+        return []
+    played = sorted(tuple(map(int, pair.split(":"))) for pair in pairs.split(","))
+    return [cell for _ply, cell in played]
+
+
 def game_locked(game_id: int) -> Game:
-    """The game with its players, its row locked until the transaction ends
-    (PostgreSQL; SQLite's IMMEDIATE transactions let one writer in at a time).
-    Raises Game.DoesNotExist."""
+    """The game with its players and its cells (``game.cells``), its row
+    locked until the transaction ends (PostgreSQL; SQLite's IMMEDIATE
+    transactions let one writer in at a time), in one statement unless it
+    waited for another transaction's move. Raises Game.DoesNotExist."""
     games, users = _games(), _users()
     row = fetch_one(_game_locked_sql(connection.vendor), [game_id]) if games.holds_pk(game_id) else None
     if row is None:
@@ -56,6 +91,9 @@ def game_locked(game_id: int) -> Game:
         player = users.read(row, start)
         if player is not None:
             setattr(game, side, player)  # the relation's cache: no query to read it
+    pairs, current = row[-2:]
+    # Read again, by a statement of its own, if the moves read were older than the row.
+    game.cells = _cells(pairs) if current else game_cells(game_id)
     return game
 
 

@@ -152,7 +152,7 @@ def _end_on_time(game: Game, now) -> None:
     if game.has_clock:
         setattr(game, "x_clock_ms" if side == "X" else "o_clock_ms", 0)
     winner = engine.other_side(side)
-    board = engine.Board.from_moves(_stored_cells(game), size=game.size)
+    board = engine.Board.from_moves(game.cells, size=game.size)
     _finish(game, winner if board.can_still_win(winner) else None, Termination.TIMEOUT, now)
     live.publish_game(game, "timeout", side=winner, flagged=side)
 
@@ -175,10 +175,6 @@ def _refreshed(error: GameError) -> GameError:
     if error.game is not None:
         error.game = game_detail(error.game.pk)
     return error
-
-
-def _stored_cells(game: Game) -> list[int]:
-    return rows.game_cells(game.pk)
 
 
 def game_create_against_ai(
@@ -321,7 +317,7 @@ def _store_move(game: Game, side: str, cell: int) -> None:
     """Store ``side``'s move on ``cell`` in a locked game at its current ply,
     with the AI's reply on 3x3. The locked row, its players and its moves are
     all known, so ``game`` is left as it now stands without being read again."""
-    played = _stored_cells(game)
+    played = game.cells
     board = engine.Board.from_moves(played, size=game.size)
     if board.to_move != side:
         raise MoveRefused(f"it is {board.to_move}'s turn, not yours", code="not_your_turn", game=game)
@@ -345,7 +341,7 @@ def game_play_ai_move(*, game_id: int) -> Game:
     game = Game.objects.get(pk=game_id)
     if not game.ai_side or game.status != Status.IN_PROGRESS:
         return game_detail(game_id)
-    played = _stored_cells(game)
+    played = rows.game_cells(game_id)
     board = engine.Board.from_moves(played, size=Variant(game.variant).size)
     if board.to_move != game.ai_side:
         return game_detail(game_id)
@@ -356,7 +352,7 @@ def game_play_ai_move(*, game_id: int) -> Game:
             locked = _locked(game_id)
             # The same moves, not only as many: a takeback and another move
             # meanwhile leave the count as it was but the position changed.
-            if locked.move_count == ply and locked.status == Status.IN_PROGRESS and _stored_cells(locked) == played:
+            if locked.move_count == ply and locked.status == Status.IN_PROGRESS and locked.cells == played:
                 _record_moves(locked, played, board, [cell])
     except IntegrityError:
         pass  # a concurrent request already stored the AI's move for this ply

@@ -198,8 +198,7 @@ def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_g
     moves = _play_to_the_end(as_alice, services.game_create_against_ai(player=Player(user=alice), side="X"))
     a_move = [
         "SELECT games_apitoken",  # who is asking (its "last used" written at most once a minute)
-        "SELECT games_game",  # the game and its players, locked
-        "SELECT games_move",  # its moves, to replay
+        "SELECT games_game",  # the game, its players and its moves (to replay), locked
         "INSERT games_move",  # the move and the AI's reply
         "UPDATE games_game",  # the move count, the clock, the result
     ]
@@ -215,7 +214,7 @@ def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_g
 
 
 def test_a_move_between_people_costs_the_same_few_statements(as_alice, as_bob, human_game):
-    """Who is asking, the game locked with its players, its moves, the move, the game's new state."""
+    """Who is asking, the game locked with its players and its moves, the move, the game's new state."""
     as_alice.post(_move_url(human_game), {"cell": 4, "ply": 0})  # alice's token is now noted as used
     as_bob.post(_move_url(human_game), {"cell": 0, "ply": 1})
     with CaptureQueriesContext(connection) as captured:
@@ -224,7 +223,6 @@ def test_a_move_between_people_costs_the_same_few_statements(as_alice, as_bob, h
     assert _statements(captured.captured_queries) == [
         "SELECT games_apitoken",
         "SELECT games_game",
-        "SELECT games_move",
         "INSERT games_move",
         "UPDATE games_game",
     ]

@@ -1,9 +1,10 @@
 """Playing against the AI through the services: what is stored, what is refused."""
 
 import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from games.accounts import services as accounts_services
 from games.engine import Board
@@ -299,6 +300,59 @@ def test_simultaneous_moves_for_one_ply_store_exactly_one(django_user_model):
     assert sorted(outcomes) == sorted(
         [("ok", True)] + [("ok", False)] * (same_cell - 1) + [("refused", "stale_ply")] * (threads_n - same_cell)
     )
+
+
+def _until_a_statement_waits_for_a_lock():
+    """Until another connection waits for a row lock (PostgreSQL); on SQLite,
+    whose writers wait at BEGIN, a moment for the other thread to get there."""
+    if connection.vendor != "postgresql":
+        time.sleep(0.3)
+        return
+    deadline = time.monotonic() + 10
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")  # read afresh: this is inside a transaction
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.01)
+    raise AssertionError("the second move never waited for the first")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_that_waited_for_the_one_before_is_judged_on_the_board_that_one_left(django_user_model):
+    # The second request reads the game while the first holds it: once the first
+    # commits, the second must see its moves (PostgreSQL reads other tables as
+    # they were when a statement began, the locked row as it is now).
+    player = Player(user=django_user_model.objects.create_user("waiter", password="x"))
+    game = _new(player)
+    outcome = {}
+
+    def second_move():
+        try:
+            services.game_play_move(game_id=game.pk, player=player, cell=4, ply=2)
+            outcome["applied"] = True
+        except MoveRefused as refused:
+            outcome["refused"] = refused.code
+            outcome["message"] = refused.message
+        except Exception as error:  # anything else would be a server error
+            outcome["error"] = repr(error)
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        services.game_play_move(game_id=game.pk, player=player, cell=4, ply=0)
+        waiting = threading.Thread(target=second_move)
+        waiting.start()
+        _until_a_statement_waits_for_a_lock()
+    waiting.join(10)
+
+    assert outcome.get("refused") == "occupied", outcome
+    assert outcome["message"].startswith("cell 4 is occupied")
+    game.refresh_from_db()
+    assert game.move_count == 2 and game.cells[0] == 4
 
 
 def test_a_reloaded_game_shows_the_moves_made_since(alice):
