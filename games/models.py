@@ -5,7 +5,7 @@ migrations folder), so their tables and migrations are those the app always had.
 Code imports a model from its domain, not from here.
 """
 
-from games.accounts.models import ApiToken
+from games.accounts.models import ApiToken, Session
 from games.learn.models import Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
@@ -28,4 +28,5 @@ __all__ = [
     "PlayerStats",
     "Puzzle",
     "RatingChange",
+    "Session",
 ]

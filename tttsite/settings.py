@@ -111,7 +111,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, the user read with the session (games/accounts/middleware.py).
+    "games.accounts.middleware.AuthenticationMiddleware",
     # Who asks for the engine's searches, so each is counted against them (games/serving/engine_budget.py).
     "games.serving.engine_budget.EngineClientMiddleware",
     # django.contrib.messages, its storage opened only when used (games/serving/messages.py).
@@ -301,7 +302,8 @@ STORAGES = {
     },
 }
 
-# Django's database sessions, read by a statement built once (games/accounts/sessions.py).
+# Django's database sessions, each read with its user by one statement built once
+# (games/accounts/sessions.py, its table games_session).
 SESSION_ENGINE = "games.accounts.sessions"
 
 # Security. Cookies and headers that are safe on plain http://127.0.0.1 are

@@ -70,7 +70,7 @@ def _cells_current(vendor: str) -> str:
 
 
 def _cells(pairs: str | None) -> list[int]:
-    """"ply:cell,..." (in any order, as the aggregate left them) as the cells in ply order."""
+    """ "ply:cell,..." (in any order, as the aggregate left them) as the cells in ply order."""
     if not pairs:
         return []
     played = sorted(tuple(map(int, pair.split(":"))) for pair in pairs.split(","))

@@ -560,7 +560,7 @@ def test_a_move_through_the_form_costs_the_same_few_statements(client):
         if not query["sql"].startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))
     ]
     assert statements == [
-        "SELECT django_session",
+        "SELECT games_session",
         "SELECT games_game",
         "INSERT games_move",
         "UPDATE games_game",
