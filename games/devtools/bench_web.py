@@ -33,7 +33,7 @@ table.
 
 Then, with as many connections, moves over the game's socket: each player plays
 whole games by sending {"action": "move"} on the game's socket and waiting to
-hear it back (the Python client in this file: wrk speaks no WebSocket).
+hear it back (the client in this file, picows on uvloop: wrk speaks no WebSocket).
 
 Then the spectator fan-out: SPECTATORS WebSockets follow a game against the AI
 while its player moves through the API; the figure is the time from sending
@@ -264,8 +264,13 @@ async def socket_moves(ws_base: str, games: list[dict], connections: int, second
     """``connections`` players at once, each playing whole games over the game's
     socket as the game page does (its API token on the handshake): the first
     free cell, sent as {"action": "move"}, until the game ends, then the next
-    game. A move is timed from sending it to hearing it back, the AI's reply with it."""
-    from websockets.asyncio.client import connect
+    game. A move is timed from sending it to hearing it back, the AI's reply with it.
+
+    The client is picows (WebSocket frames parsed in Cython) on uvloop: it
+    shares the machine's two cores with the server it measures, and the
+    ``websockets`` client cost about two and a half times its CPU per move
+    (docs/benchmarks.md), as wrk is to HTTP what a Python client is not."""
+    from picows import WSCloseCode, WSListener, WSMsgType, ws_connect
 
     latencies: list[float] = []
     errors: dict[str, int] = {}
@@ -275,25 +280,41 @@ async def socket_moves(ws_base: str, games: list[dict], connections: int, second
     def error(kind: str) -> None:
         errors[kind] = errors.get(kind, 0) + 1
 
-    async def play(game: dict) -> None:
-        address = f"{ws_base}/ws/games/{game['id']}/"
-        async with connect(address, additional_headers={"Authorization": f"Token {game['token']}"}) as socket:
-            state = json.loads(await asyncio.wait_for(socket.recv(), 10))
-            board, ply, status = ["."] * 9, state["ply"], state["status"]
-            while status == "in_progress" and time.monotonic() < deadline:
-                sent = time.monotonic()
-                await socket.send(json.dumps({"action": "move", "cell": board.index("."), "ply": ply}))
-                while True:
-                    event = json.loads(await asyncio.wait_for(socket.recv(), 10))
-                    if event["type"] == "refused":
-                        error(f"refused_{event['code']}")
-                        return
-                    if event["type"] == "move" and any(move["ply"] == ply for move in event["moves"]):
-                        break
-                latencies.append(time.monotonic() - sent)
+    class Player(WSListener):
+        """One game: moves on hearing the game's state, then on hearing each move back."""
+
+        def __init__(self):
+            self.board, self.ply, self.sent, self.left = ["."] * 9, 0, 0.0, False
+
+        def move_or_leave(self, transport, status: str) -> None:
+            if status == "in_progress" and time.monotonic() < deadline:
+                self.sent = time.monotonic()
+                move = {"action": "move", "cell": self.board.index("."), "ply": self.ply}
+                transport.send(WSMsgType.TEXT, json.dumps(move).encode())
+            else:
+                self.left = True
+                transport.send_close(WSCloseCode.OK)
+                transport.disconnect()
+
+        def on_ws_frame(self, transport, frame) -> None:
+            if frame.msg_type == WSMsgType.CLOSE:  # the server ended the game's socket
+                transport.disconnect()
+                return
+            if frame.msg_type != WSMsgType.TEXT:
+                return
+            event = json.loads(frame.get_payload_as_bytes())
+            if event["type"] == "state":
+                self.ply = event["ply"]
+                self.move_or_leave(transport, event["status"])
+            elif event["type"] == "refused":
+                error(f"refused_{event['code']}")
+                self.move_or_leave(transport, "refused")
+            elif event["type"] == "move" and any(move["ply"] == self.ply for move in event["moves"]):
+                latencies.append(time.monotonic() - self.sent)
                 for move in event["moves"]:
-                    board[move["cell"]] = "XO"[move["ply"] % 2]
-                ply, status = event["ply"], event["status"]
+                    self.board[move["cell"]] = "XO"[move["ply"] % 2]
+                self.ply = event["ply"]
+                self.move_or_leave(transport, event["status"])
 
     async def player() -> None:
         while time.monotonic() < deadline:
@@ -301,11 +322,15 @@ async def socket_moves(ws_base: str, games: list[dict], connections: int, second
             if game is None:
                 error("ran_out_of_games")
                 return
+            address = f"{ws_base}/ws/games/{game['id']}/"
             try:
-                await play(game)
-            except (OSError, TimeoutError) as failure:
-                error(type(failure).__name__)
-            except Exception as failure:  # a closed socket, a bad frame: counted, not fatal
+                transport, game_player = await ws_connect(
+                    Player, address, extra_headers={"Authorization": f"Token {game['token']}"}
+                )
+                await asyncio.wait_for(transport.wait_disconnected(), seconds + 10)
+                if not game_player.left:
+                    error("closed_by_the_server")
+            except Exception as failure:  # refused, timed out, a bad frame: counted, not fatal
                 error(type(failure).__name__)
 
     started = time.monotonic()
@@ -318,6 +343,13 @@ async def socket_moves(ws_base: str, games: list[dict], connections: int, second
         "p99_ms": percentile(latencies, 0.99) * 1000,
         "errors": errors,
     }
+
+
+def run_on_uvloop(coroutine):
+    """``asyncio.run`` on uvloop (which uvicorn brings), as the socket server runs."""
+    import uvloop
+
+    return uvloop.run(coroutine)
 
 
 # -- the spectator fan-out ------------------------------------------------------------------
@@ -709,9 +741,9 @@ def run(args) -> int:
 
         print("==> moves over the game's socket", flush=True)
         if args.warmup > 0:
-            asyncio.run(socket_moves(sockets, games["socket-warm"], args.connections, args.warmup))
+            run_on_uvloop(socket_moves(sockets, games["socket-warm"], args.connections, args.warmup))
         before = meter.read()
-        played_over = asyncio.run(socket_moves(sockets, games["socket"], args.connections, args.duration))
+        played_over = run_on_uvloop(socket_moves(sockets, games["socket"], args.connections, args.duration))
         after = meter.read()
         socket_row = Row(
             "socket move vs the perfect AI",
