@@ -741,10 +741,15 @@ def run_one(args, kind: str) -> dict:
 
 def django_players(payload: dict) -> dict:
     """Accounts with an API token and a signed-in session each."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
+    from importlib import import_module
 
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+
+    from games.accounts import backends
     from games.accounts.services import api_token_create
+
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore  # the site's sessions, as login() makes them
 
     User = get_user_model()
     players = []
@@ -755,7 +760,7 @@ def django_players(payload: dict) -> dict:
         token = api_token_create(user=user, name="load test")
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = backends.PATH
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         players.append({"username": user.username, "token": token, "session": session.session_key})
