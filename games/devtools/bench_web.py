@@ -268,7 +268,7 @@ async def socket_moves(ws_base: str, games: list[dict], connections: int, second
 
     The client is picows (WebSocket frames parsed in Cython) on uvloop: it
     shares the machine's two cores with the server it measures, and the
-    ``websockets`` client cost about two and a half times its CPU per move
+    ``websockets`` client cost about twice its CPU per move
     (docs/benchmarks.md), as wrk is to HTTP what a Python client is not."""
     from picows import WSCloseCode, WSListener, WSMsgType, ws_connect
 
