@@ -15,8 +15,8 @@ import json
 import logging
 from urllib.parse import urlsplit
 
-from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
@@ -106,8 +106,7 @@ def _token_class() -> type[TokenAuthentication]:
     return TokenAuthentication
 
 
-@sync_to_async(thread_sensitive=False)
-def user_for_token(key: object):
+def _user_for_token(key: object):
     """The active user whose API token ``key`` is, or None."""
     if not isinstance(key, str) or not key or len(key) > 256:
         return None
@@ -116,6 +115,15 @@ def user_for_token(key: object):
     except AuthenticationFailed:
         return None
     return user
+
+
+#: ``_user_for_token`` in a thread of the event loop's pool (a slow lookup holds
+#: up no other socket), through Channels' wrapper, which closes the thread's
+#: database connection before and after (back to the pool), as for every other
+#: read of the sockets: one kept in the thread was dead after PostgreSQL
+#: restarted, and every socket opened with a token was then closed with 4503
+#: until the server restarted (scripts/outage).
+user_for_token = database_sync_to_async(_user_for_token, thread_sensitive=False)
 
 
 def _token_in_header(value: str) -> str:
