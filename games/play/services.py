@@ -59,12 +59,13 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         game.result = after.result()
         game.termination = after.termination()
         game.finished_at = now
-        fields += ["status", "result", "termination", "finished_at"]
+        game.stats_counted = True  # counted below, in this transaction
+        fields += ["status", "result", "termination", "finished_at", "stats_counted"]
     game.deadline = clocks.deadline(game, after.to_move) if not after.is_game_over() else None
     rows.game_update(game, [*fields, "updated_at"])
     game.cells = [*played, *cells]
     if after.is_game_over():
-        counters.record_finished_game(game)
+        counters.count_as_it_finishes(game)
     # One message for the transaction (a move and the AI's reply travel together):
     # the last cell, the game's ply and status as they now stand, and every move made.
     live.publish_game(game, "move", cell=moves[-1].cell, moves=[{"ply": m.ply, "cell": m.cell} for m in moves])
@@ -110,8 +111,10 @@ def _finish(game: Game, winner: str | None, termination: str, now=None) -> None:
     game.finished_at = now or timezone.now()
     game.deadline = None
     game.draw_offer = game.takeback_offer = ""
+    game.stats_counted = True  # counted below, in this transaction
     game.save(
         update_fields=[
+            "stats_counted",
             "status",
             "result",
             "termination",
@@ -124,7 +127,7 @@ def _finish(game: Game, winner: str | None, termination: str, now=None) -> None:
             "updated_at",
         ]
     )
-    counters.record_finished_game(game)
+    counters.count_as_it_finishes(game)
     if not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
 

@@ -1,7 +1,7 @@
 """The statistics' writes: counters and ratings kept as games end, and the recount.
 
-``record_finished_game`` runs inside the transaction that finishes a game
-(games.services calls it), so a counter can never disagree with the game that
+``count_as_it_finishes`` runs inside the transaction that finishes a game
+(games.play.services calls it), so a counter can never disagree with the game that
 moved it: both are stored or neither. ``recount`` rebuilds every counter
 and rating from the games themselves; the tests compare the two.
 """
@@ -109,7 +109,7 @@ def _streak(current: int, score: float) -> int:
 
 
 def record_finished_game(game: Game) -> None:
-    """Count a game that has just finished, in the transaction that finished it.
+    """Count a finished game, in a transaction that holds its row locked.
 
     Once only: the game is marked counted in the same transaction, and a second
     call finds the mark and changes nothing.
@@ -118,6 +118,21 @@ def record_finished_game(game: Game) -> None:
         return
     if not _rows(Game).update_where({"pk": game.pk, "stats_counted": False}, assign={"stats_counted": True}):
         return
+    _count(game)
+
+
+def count_as_it_finishes(game: Game) -> None:
+    """Count ``game`` in the transaction that has just finished it: the caller
+    locked its row, found it in progress and wrote ``stats_counted`` with the
+    rest of its end, so no statement of its own marks it (a game's end is a
+    move's costliest part, docs/benchmarks.md). Once only, as a game in
+    progress is finished once."""
+    if game.status != Status.FINISHED or not game.stats_counted:
+        raise ValueError(f"game {game.pk} is not one finished and marked counted in this transaction")
+    _count(game)
+
+
+def _count(game: Game) -> None:
     kind = opponent_kind(game)
     sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
     locked = _locked_player_stats([user_id for _, user_id in sides])

@@ -200,11 +200,10 @@ def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_g
         "SELECT games_apitoken",  # who is asking (its "last used" written at most once a minute)
         "SELECT games_game",  # the game, its players and its moves (to replay), locked
         "INSERT games_move",  # the move and the AI's reply
-        "UPDATE games_game",  # the move count, the clock, the result
+        "UPDATE games_game",  # the move count, the clock, the result (and, at the end, counted)
     ]
     assert len(moves) == 3 and moves[:-1] == [a_move] * 2
     assert moves[-1] == a_move + [
-        "UPDATE games_game",  # counted once only
         "SELECT games_playerstats",  # locked
         "UPDATE games_playerrecord",
         "UPDATE games_playerstats",
