@@ -2,7 +2,8 @@
 
     scripts/bench-web                                  # SQLite, 32 connections, 10 s a row
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres scripts/bench-web
-    scripts/bench-web --duration 2 --warmup 1 --connections 4   # what CI runs
+    scripts/bench-web --rounds 3                       # every row three times, in turn: medians
+    scripts/bench-web --duration 1 --warmup 0 --rounds 2 --connections 4   # what CI runs
 
 On free ports of 127.0.0.1, on a fresh database (an SQLite file in a temporary
 folder; with DATABASE_URL, a new database on that PostgreSQL server, dropped
@@ -44,6 +45,12 @@ its measured seconds: the site's pages server (granian), its socket server
 (uvicorn), the background worker, PostgreSQL's processes and Redis on this
 machine (every one of theirs: run it on a quiet machine), the load client (wrk,
 or this process for the sockets), and the anchor's gunicorn.
+
+With ``--rounds N`` the rows are measured N times over, one round of every
+row after another, and the table shows each figure's median and each ratio's
+range over the rounds: this machine's speed drifts over minutes (the raw
+transaction was once 787/s in one run and 484/s in the next, the empty view
+unchanged), and a ratio of two rows measured minutes apart takes the drift in.
 
 The exit status is 1 when any row had errors. Nothing here judges timing.
 """
@@ -163,6 +170,7 @@ class Row:
     ratio_to: str = ""
     error_detail: dict = field(default_factory=dict)
     cpu_ms: dict = field(default_factory=dict)  # part -> CPU milliseconds per request
+    ratio_range: tuple[float, float] | None = None  # over the rounds, when there were several
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -620,9 +628,10 @@ def in_django_main(step: str) -> None:
 
 
 def print_table(rows: list[Row], fan: dict, args, database: Database, log=print) -> None:
+    rounds = f"; the median of {args.rounds} rounds, each row in turn in each" if args.rounds > 1 else ""
     log(
         f"\n{database.vendor}, wrk {args.threads} threads, {args.connections} connections, "
-        f"{args.duration:g} s a row after {args.warmup:g} s of warm-up; {os.cpu_count()} cores, "
+        f"{args.duration:g} s a row after {args.warmup:g} s of warm-up{rounds}; {os.cpu_count()} cores, "
         f"load average {os.getloadavg()[0]:.1f} at the end (others' work on the machine shows here)"
     )
     header = f"{'what':<36} {'server':<24} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}  ratio"
@@ -630,6 +639,8 @@ def print_table(rows: list[Row], fan: dict, args, database: Database, log=print)
     log("-" * len(header))
     for row in rows:
         ratio = f"{row.ratio:.2f} of {row.ratio_to}" if row.ratio is not None else "(anchor)"
+        if row.ratio_range:
+            ratio += f" (rounds: {row.ratio_range[0]:.2f}-{row.ratio_range[1]:.2f})"
         log(
             f"{row.label:<36} {row.server:<24} {row.requests_per_second:>9,.0f} {row.p50_ms:>8.1f} "
             f"{row.p99_ms:>8.1f} {row.errors:>7}  {ratio}"
@@ -655,6 +666,72 @@ def print_table(rows: list[Row], fan: dict, args, database: Database, log=print)
     )
     if fan["errors"]:
         log(f"{'':<36} errors: {fan['errors']}")
+
+
+def socket_row(args, sockets: str, warm_games: list[dict], games: list[dict], meter: CpuMeter) -> Row:
+    """Moves over the game's socket, warmed up first, as a row of the table."""
+    if args.warmup > 0:
+        run_on_uvloop(socket_moves(sockets, warm_games, args.connections, args.warmup))
+    before = meter.read()
+    played = run_on_uvloop(socket_moves(sockets, games, args.connections, args.duration))
+    after = meter.read()
+    return Row(
+        "socket move vs the perfect AI",
+        "scripts/serve: uvicorn",
+        requests_per_second=played["per_second"],
+        p50_ms=played["p50_ms"],
+        p99_ms=played["p99_ms"],
+        requests=played["moves"],
+        errors=sum(played["errors"].values()) + (0 if played["moves"] else 1),
+        error_detail=played["errors"] or ({} if played["moves"] else {"no_moves": 1}),
+        cpu_ms=CpuMeter.per_request(before, after, played["moves"]),
+    )
+
+
+def compare(rows: list[Row]) -> None:
+    """Each row's ratio: pages to the empty view (the first row), moves to the raw transaction (the fourth)."""
+    empty, raw = rows[0], rows[3]
+    for row in rows:
+        if row in (empty, raw):
+            continue
+        compared = empty if "move" not in row.label else raw
+        row.ratio = row.requests_per_second / compared.requests_per_second if compared.requests_per_second else 0
+        row.ratio_to = "the empty view" if compared is empty else "the raw transaction"
+
+
+def median_row(same: tuple[Row, ...]) -> Row:
+    """One row's rounds as one: the median of each figure (of an odd number of
+    rounds, the middle round's), errors added up. The ratio is then taken
+    between the medians; print_table also shows the ratio's range over the rounds."""
+
+    def middle(values):
+        ordered = sorted(values)
+        return (
+            ordered[len(ordered) // 2]
+            if len(ordered) % 2
+            else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+        )
+
+    first = same[0]
+    errors: dict[str, int] = {}
+    for row in same:
+        for kind, count in row.error_detail.items():
+            errors[kind] = errors.get(kind, 0) + count
+    ratios = [row.ratio for row in same if row.ratio is not None]
+    return Row(
+        first.label,
+        first.server,
+        requests_per_second=middle(row.requests_per_second for row in same),
+        p50_ms=middle(row.p50_ms for row in same),
+        p99_ms=middle(row.p99_ms for row in same),
+        requests=sum(row.requests for row in same),
+        errors=sum(row.errors for row in same),
+        error_detail=errors,
+        cpu_ms={part: middle(row.cpu_ms[part] for row in same) for part in first.cpu_ms}
+        if all(row.cpu_ms for row in same)
+        else {},  # fmt: skip
+        ratio_range=(min(ratios), max(ratios)) if ratios else None,
+    )
 
 
 def run(args) -> int:
@@ -683,17 +760,18 @@ def run(args) -> int:
 
         per_row = int(args.moves_per_second * args.duration) + args.connections * 4
         warm = int(args.moves_per_second * args.warmup) + args.connections * 2
-        wanted = {"fan-out": 50, "api-warm": warm, "api": per_row, "form-warm": warm, "form": per_row}
-        wanted |= {"socket-warm": warm // 2 + args.connections, "socket": per_row // 2 + args.connections}
+        wanted = {"fan-out": 50}
+        for n in range(args.rounds):  # a game is played once: each round has its own
+            wanted |= {f"api-warm{n}": warm, f"api{n}": per_row, f"form-warm{n}": warm, f"form{n}": per_row}
+            wanted |= {f"socket-warm{n}": warm // 2 + args.connections, f"socket{n}": per_row // 2 + args.connections}
         print(f"==> {args.connections} players and {sum(wanted.values()):,} games against the perfect AI", flush=True)
         made = in_django(env, "setup", {"players": args.connections, "games": sum(wanted.values())})["games"]
         games = {}
         for name, count in wanted.items():
             games[name], made = made[:count], made[count:]
-        for name in ("api-warm", "api"):
-            games_file(folder / f"{name}.txt", games[name], api_headers)
-        for name in ("form-warm", "form"):
-            games_file(folder / f"{name}.txt", games[name], form_headers)
+        for name in games:
+            if name.startswith(("api", "form")):
+                games_file(folder / f"{name}.txt", games[name], api_headers if name.startswith("api") else form_headers)
         games_file(folder / "anchor.txt", [{"id": n} for n in range(1, ANCHOR_GAMES + 1)], lambda game: {})
 
         anchor_env = {**env, "DJANGO_SETTINGS_MODULE": "games.devtools.anchor.settings"}
@@ -726,51 +804,47 @@ def run(args) -> int:
             return (str(folder / f"{name}.txt"), threads)
 
         anchor_label, site_label = f"gunicorn {ANCHOR_WORKERS} sync", "scripts/serve: granian"
-        rows = []
-        steps = [
-            (Row("anchor: empty Django view", anchor_label), anchor + "/empty/", get_script, (), None),
-            (Row("site /healthz/", site_label), site + "/healthz/", get_script, (), None),
-            (Row("site home page /", site_label), site + "/", get_script, (), None),
-            (Row("raw move-shaped transaction", anchor_label), anchor, raw_script, played("anchor"), None),
-            (Row("API move vs the perfect AI", site_label), site, api_script, played("api"), played("api-warm")),
-            (Row("form move (the page's script)", site_label), site, form_script, played("form"), played("form-warm")),
-        ]
-        for row, url, script, script_args, warmup_args in steps:
-            print(f"==> {row.label}", flush=True)
-            rows.append(measure(args, row, url, script, script_args, warmup_args, meter))
-
-        print("==> moves over the game's socket", flush=True)
-        if args.warmup > 0:
-            run_on_uvloop(socket_moves(sockets, games["socket-warm"], args.connections, args.warmup))
-        before = meter.read()
-        played_over = run_on_uvloop(socket_moves(sockets, games["socket"], args.connections, args.duration))
-        after = meter.read()
-        socket_row = Row(
-            "socket move vs the perfect AI",
-            "scripts/serve: uvicorn",
-            requests_per_second=played_over["per_second"],
-            p50_ms=played_over["p50_ms"],
-            p99_ms=played_over["p99_ms"],
-            requests=played_over["moves"],
-            errors=sum(played_over["errors"].values()) + (0 if played_over["moves"] else 1),
-            error_detail=played_over["errors"] or ({} if played_over["moves"] else {"no_moves": 1}),
-            cpu_ms=CpuMeter.per_request(before, after, played_over["moves"]),
-        )
-        rows.append(socket_row)
-
-        empty, raw = rows[0], rows[3]
-        for row in rows:
-            if row in (empty, raw):
-                continue
-            compared = empty if "move" not in row.label else raw
-            row.ratio = row.requests_per_second / compared.requests_per_second if compared.requests_per_second else 0
-            row.ratio_to = "the empty view" if compared is empty else "the raw transaction"
+        rounds: list[list[Row]] = []
+        for n in range(args.rounds):
+            steps = [
+                (Row("anchor: empty Django view", anchor_label), anchor + "/empty/", get_script, (), None),
+                (Row("site /healthz/", site_label), site + "/healthz/", get_script, (), None),
+                (Row("site home page /", site_label), site + "/", get_script, (), None),
+                (Row("raw move-shaped transaction", anchor_label), anchor, raw_script, played("anchor"), None),
+                (
+                    Row("API move vs the perfect AI", site_label),
+                    site,
+                    api_script,
+                    played(f"api{n}"),
+                    played(f"api-warm{n}"),
+                ),  # fmt: skip
+                (
+                    Row("form move (the page's script)", site_label),
+                    site,
+                    form_script,
+                    played(f"form{n}"),
+                    played(f"form-warm{n}"),
+                ),  # fmt: skip
+            ]
+            rows = []
+            for row, url, script, script_args, warmup_args in steps:
+                print(
+                    f"==> {row.label}" + (f" (round {n + 1} of {args.rounds})" if args.rounds > 1 else ""), flush=True
+                )
+                rows.append(measure(args, row, url, script, script_args, warmup_args, meter))
+            print("==> moves over the game's socket", flush=True)
+            rows.append(socket_row(args, sockets, games[f"socket-warm{n}"], games[f"socket{n}"], meter))
+            compare(rows)
+            rounds.append(rows)
+        rows = rounds[0] if args.rounds == 1 else [median_row(same) for same in zip(*rounds, strict=True)]
+        compare(rows)
 
         print(f"==> spectator fan-out: {args.spectators} spectators", flush=True)
         fan = asyncio.run(fan_out(site, sockets, games["fan-out"], args.spectators, args.duration))
         print_table(rows, fan, args, database)
         if args.json:
             figures = {"rows": [row.__dict__ for row in rows], "fan_out": fan, "database": database.vendor}
+            figures["rounds"] = [[row.__dict__ for row in each] for each in rounds]
             args.json.write_text(json.dumps(figures, indent=2))
         failed = any(row.errors for row in rows) or bool(fan["errors"]) or fan["heard"] == 0
         print("\nFAILED: some requests had errors" if failed else "\nOK: no errors")
@@ -792,6 +866,13 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32, help="open connections, every row (default 32)")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2, help="wrk threads (default: cores)")
     parser.add_argument("--workers", type=int, default=0, help="the site's WORKERS (default: scripts/serve's)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure every row this many times, in turn, and print each figure's median (default 1): "
+        "the machine's speed drifts over minutes, and alternating rounds share the drift out fairly",
+    )
     parser.add_argument("--spectators", type=int, default=100)
     parser.add_argument(
         "--moves-per-second",

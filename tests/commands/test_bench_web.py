@@ -31,7 +31,7 @@ ROWS = [
 
 def test_every_row_runs_without_errors_and_prints_the_table():
     env = {**os.environ, "BENCH_REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")}
-    command = [str(ROOT / "scripts" / "bench-web"), "--duration", "1", "--warmup", "1"]
+    command = [str(ROOT / "scripts" / "bench-web"), "--duration", "1", "--warmup", "0", "--rounds", "2"]
     command += ["--connections", "4", "--spectators", "20", "--moves-per-second", "1000"]
     db = settings.DATABASES["default"]
     if connection.vendor == "postgresql":
@@ -45,12 +45,13 @@ def test_every_row_runs_without_errors_and_prints_the_table():
     out = result.stdout + result.stderr
     assert result.returncode == 0, out
     vendor = "postgresql" if env.get("DATABASE_URL") else "sqlite"
-    assert re.search(rf"^{vendor}, wrk \d+ threads, 4 connections, 1 s a row", out, re.MULTILINE), out
+    assert re.search(rf"^{vendor}, wrk \d+ threads, 4 connections, 1 s a row .*median of 2 rounds", out, re.M), out
     for label in ROWS:
         row = re.search(rf"^{re.escape(label)} .*?([\d,]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)  ", out, re.MULTILINE)
         assert row, f"no row {label!r}:\n{out}"
         requests_per_second, errors = int(row.group(1).replace(",", "")), int(row.group(4))
         assert requests_per_second > 0 and errors == 0, row.group(0)
+    assert out.count("(rounds: ") == len(ROWS) - 2, out  # each ratio's range over the rounds
     fan = re.search(r"^spectator fan-out .*?(\d+) mv\s+([\d.]+)\s+([\d.]+)\s+(\d+)  \((\d+) deliveries", out, re.M)
     assert fan, out
     moves, errors, deliveries = int(fan.group(1)), int(fan.group(4)), int(fan.group(5))
@@ -65,3 +66,25 @@ def test_every_row_runs_without_errors_and_prints_the_table():
         if vendor == "postgresql":
             assert database > 0, line.group(0)
     assert "OK: no errors" in out
+
+
+def test_rounds_are_summed_up_by_their_medians_and_the_ratio_s_range():
+    from games.devtools.bench_web import Row, compare, median_row
+
+    def a_round(anchor, raw, api, errors=0):
+        rows = [Row("anchor: empty Django view", "a", requests_per_second=anchor)]
+        rows += [Row("site /healthz/", "s", requests_per_second=anchor)]
+        rows += [Row("site home page /", "s", requests_per_second=anchor / 2)]
+        rows += [Row("raw move-shaped transaction", "a", requests_per_second=raw)]
+        rows += [Row("API move vs the perfect AI", "s", requests_per_second=api, p99_ms=api / 10, errors=errors)]
+        compare(rows)
+        return rows
+
+    # The machine slows down in the second round: both rows of that round with it.
+    rounds = [a_round(7000, 1200, 480), a_round(3500, 600, 240, errors=2), a_round(7200, 1100, 440)]
+    rows = [median_row(same) for same in zip(*rounds, strict=True)]
+    compare(rows)
+    api = rows[4]
+    assert (api.requests_per_second, api.p99_ms, api.errors) == (440, 44, 2)
+    assert round(api.ratio, 3) == round(440 / 1100, 3) and api.ratio_range == (0.4, 0.4)
+    assert rows[2].ratio == 0.5 and rows[0].ratio is None
