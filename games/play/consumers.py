@@ -225,23 +225,23 @@ class GameConsumer(LiveConsumer):
         signed_in = user is not None and user.is_authenticated
         self.game_id = int(self.scope["url_route"]["kwargs"]["pk"])
         self.guest_key = "" if signed_in else await self._guest_key()
-        state = await self._state(user)
-        if state is None:
-            await self.refuse(CLOSE_NO_SUCH_GAME, "no such game")
-            return
-        against_ai = state.pop("against_ai")
-        if not signed_in and not against_ai:
-            await self.refuse(CLOSE_NOT_SIGNED_IN, "sign in to follow a game between people")
+        # In the group before the game is read, so no move made meanwhile is
+        # missed: one made after the read is heard after the state.
+        self.group = live.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        state = await self._state(user, signed_in)
+        refusal = state.get("refusal")
+        if refusal is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+            await self.refuse(*refusal)
             return
         self.side = state["side"]
-        self.group = live.game_group(self.game_id)
         self.loop, self.delivering = asyncio.get_running_loop(), asyncio.Lock()
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        watchers, _ = await self._presence(here=True if self.side is None else None)
-        await self.send_json({"type": "state", **state, "watchers": watchers})
+        await self.send_json({"type": "state", **state})
         if self.side is None:
-            await tell_watchers(self, watchers, state["ply"])
+            await tell_watchers(self, state["watchers"], state["ply"])
         self.heartbeat = asyncio.ensure_future(self._beat())
 
     async def __call__(self, scope, receive, send):
@@ -256,9 +256,11 @@ class GameConsumer(LiveConsumer):
         group = getattr(self, "group", None)
         if group is None:
             return
-        self.heartbeat.cancel()
+        heartbeat = getattr(self, "heartbeat", None)  # None: the connection never got as far as being told the game
+        if heartbeat is not None:
+            heartbeat.cancel()
         await self.channel_layer.group_discard(group, self.channel_name)
-        if self.side is None:
+        if heartbeat is not None and self.side is None:
             watchers, _ = await self._presence(here=False)
             await tell_watchers(self, watchers)
 
@@ -304,18 +306,18 @@ class GameConsumer(LiveConsumer):
     # -- database work, in a thread ---------------------------------------------
 
     @in_a_thread
-    def _state(self, user):
+    def _state(self, user, signed_in: bool) -> dict:
+        """The game as the socket's first message tells it, with the number
+        watching (this socket counted in when it is a spectator's), or the
+        refusal (code, reason) when the socket may not follow the game."""
         game = rows.game_row(self.game_id)
         if game is None:
-            return None
+            return {"refusal": (CLOSE_NO_SUCH_GAME, "no such game")}
+        if not signed_in and not game.ai_side:
+            return {"refusal": (CLOSE_NOT_SIGNED_IN, "sign in to follow a game between people")}
         side = game.side_of(user, self.guest_key)
-        return {
-            "game": game.pk,
-            "ply": game.move_count,
-            "status": game.status,
-            "side": side,
-            "against_ai": bool(game.ai_side),
-        }
+        watchers, _ = self._presence_now(here=True if side is None else None)
+        return {"game": game.pk, "ply": game.move_count, "status": game.status, "side": side, "watchers": watchers}
 
     @in_a_thread
     def _guest_key(self) -> str:
@@ -350,14 +352,17 @@ class GameConsumer(LiveConsumer):
 
     async def _deliver(self, event: dict) -> None:
         async with self.delivering:
-            await live.tell_others(self.channel_layer, self.group, event, sender=self.channel_name)
             try:
                 await self.game_event(event)
-            except Exception:  # the socket closed meanwhile: the others were told
+            except Exception:  # the socket closed meanwhile: the others are still told
                 logger.debug("socket on game %s closed before hearing its move", self.game_id, exc_info=True)
+            await live.tell_others(self.channel_layer, self.group, event, sender=self.channel_name)
 
     @in_a_thread
     def _presence(self, *, here: bool | None) -> tuple[int, bool]:
+        return self._presence_now(here=here)
+
+    def _presence_now(self, *, here: bool | None) -> tuple[int, bool]:
         """Mark this socket watching (``here``), gone (False) or neither
         (None); drop every presence not renewed in time. The number watching,
         and whether it differs from the number last told to the game.

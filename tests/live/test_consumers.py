@@ -5,6 +5,7 @@ import threading
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
@@ -68,6 +69,8 @@ async def test_anonymous_connections_are_accepted_then_closed_with_4401():
     communicator, connected, _ = await _connect(AnonymousUser(), f"/ws/games/{game.pk}/")
     assert connected
     assert "sign in" in await _closed_with(communicator, 4401)
+    # The socket joined the game's group to read the game; refused, it left it.
+    assert not get_channel_layer().groups.get(f"game-{game.pk}")
     communicator, connected, _ = await _connect(AnonymousUser(), "/ws/lobby/")
     assert connected
     assert "sign in" in await _closed_with(communicator, 4401)
