@@ -135,14 +135,20 @@ def count_as_it_finishes(game: Game) -> None:
 def _count(game: Game) -> None:
     kind = opponent_kind(game)
     sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
-    locked = _locked_player_stats([user_id for _, user_id in sides])
+    rated = kind == "human" and len(sides) == 2
+    # A rated game reads both players' rows (locked) for their ratings; any
+    # other game changes its player's row in one statement (_count_unrated).
+    locked = _locked_player_stats([user_id for _, user_id in sides]) if rated else {}
     columns = ("wins", "draws", "losses")
     for side, user_id in sides:
         score = _score(game.result, side)
         column = columns[_SLOT[score]]
+        if rated:
+            _count_game(locked[user_id], score, game.finished_at)
+        else:
+            _count_unrated(user_id, score, game.finished_at)
         _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
-        _count_game(locked[user_id], score, game.finished_at)
-    if kind == "human" and len(sides) == 2:
+    if rated:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
         for side, user_id, other_id in (
             ("X", game.x_player_id, game.o_player_id),
@@ -171,6 +177,46 @@ def _count(game: Game) -> None:
     )
     if game.cells:
         _bump(FirstMoveStats, {"variant": game.variant, "cell": game.cells[0], "result": game.result}, games=1)
+
+
+#: A player's new current streak after a game that scored 1, 0.5 or 0, worked
+#: out in SQL from the streak as it stands ({streak}), as ``_streak`` works it
+#: out in Python (the recount's; the tests compare the two).
+_STREAK_AFTER = {
+    1.0: "CASE WHEN {streak} > 0 THEN {streak} + 1 ELSE 1 END",
+    0.5: "0",
+    0.0: "CASE WHEN {streak} < 0 THEN {streak} - 1 ELSE -1 END",
+}
+
+
+@cache
+def _count_unrated_sql(vendor: str, score: float) -> str:
+    """``_count_game`` as one UPDATE of a player's PlayerStats: every
+    expression of a SET reads the row as it was, on PostgreSQL as on SQLite."""
+    quote = connection.ops.quote_name
+    games, streak, best, last, user = (
+        quote(PlayerStats._meta.get_field(name).column)
+        for name in ("games", "current_streak", "best_streak", "last_finished_at", "user")
+    )
+    after = _STREAK_AFTER[score].format(streak=streak)
+    return (
+        f"UPDATE {quote(PlayerStats._meta.db_table)} SET {games} = {games} + 1, {streak} = {after}, "
+        f"{best} = CASE WHEN {after} > {best} THEN {after} ELSE {best} END, {last} = %s WHERE {user} = %s"
+    )
+
+
+def _count_unrated(user_id: int, score: float, finished_at) -> None:
+    """One more finished game that moves no rating (one against the AI) in a
+    player's PlayerStats, in one statement: the row is not read and locked
+    first, as a rated game's are. Made first for the player's first game."""
+    sql = _count_unrated_sql(connection.vendor, score)
+    values = [PlayerStats._meta.get_field("last_finished_at").get_db_prep_save(finished_at, connection), user_id]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if cursor.rowcount:
+            return
+        PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
+        cursor.execute(sql, values)
 
 
 def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:

@@ -204,9 +204,8 @@ def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_g
     ]
     assert len(moves) == 3 and moves[:-1] == [a_move] * 2
     assert moves[-1] == a_move + [
-        "SELECT games_playerstats",  # locked
+        "UPDATE games_playerstats",  # games, streaks: worked out in the statement, not read first
         "UPDATE games_playerrecord",
-        "UPDATE games_playerstats",
         "UPDATE games_dailystats",
         "UPDATE games_firstmovestats",
     ]

@@ -4,7 +4,8 @@ import random
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.utils import timezone
 
 from games.accounts import services as accounts_services
 from games.errors import MoveRefused
@@ -236,3 +237,21 @@ def test_a_players_first_games_ending_at_once_are_all_counted(user):
     kept = _snapshot()
     counters.recount()
     assert _snapshot() == kept
+
+
+@pytest.mark.parametrize("score", [1.0, 0.5, 0.0], ids=["won", "drawn", "lost"])
+def test_a_game_against_the_ai_moves_the_streaks_as_the_recount_does(user, score):
+    """Such a game's player row is changed in one statement, its streaks worked
+    out in SQL: from every kind of row, the same as the recount's Python."""
+    finished_at = timezone.now()
+    for current, best in [(-3, 0), (-1, 2), (0, 0), (1, 1), (2, 5), (4, 4)]:
+        PlayerStats.objects.update_or_create(
+            user=user, defaults={"current_streak": current, "best_streak": best, "games": 7}
+        )
+        with transaction.atomic():
+            counters._count_unrated(user.pk, score, finished_at)
+        stored = PlayerStats.objects.get(user=user)
+        twin = PlayerStats(user=user, current_streak=current, best_streak=best, games=7)
+        counters._count_game(twin, score, finished_at)
+        figures = ("games", "current_streak", "best_streak", "last_finished_at")
+        assert [getattr(stored, name) for name in figures] == [getattr(twin, name) for name in figures], (current, best)
