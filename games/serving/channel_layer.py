@@ -40,6 +40,7 @@ import asyncio
 import logging
 import time
 
+import redis
 from channels_redis.core import RedisChannelLayer as ChannelsRedisLayer
 
 logger = logging.getLogger(__name__)
@@ -133,6 +134,38 @@ class RedisChannelLayer(ChannelsRedisLayer):
             popping.add_done_callback(_retrieve)
             raise
 
+    def _members_script_call(self, group: str, now: float) -> tuple[int, list[str], list]:
+        """The host index, keys and arguments of GROUP_MEMBERS_LUA for ``group``."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        return self.consistent_hash(group), [self._group_key(group)], [int(now) - self.group_expiry]
+
+    def _send_script_calls(self, names, message: dict, now: float, skip) -> list[tuple[int, list[str], list]]:
+        """GROUP_SEND_LUA's calls (host index, keys, arguments) that put
+        ``message`` in the queues of the members ``names`` (Redis's reply)
+        but ``skip``: none when there is nobody else."""
+        channel_names = [name for name in (member.decode("utf8") for member in names) if name != skip]
+        if not channel_names:
+            return []
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
+        return [
+            (
+                index,
+                keys,
+                [
+                    *(messages[key] for key in keys),
+                    *(capacities[key] for key in keys),
+                    now,
+                    self.expiry,
+                    int(now) - int(self.expiry),
+                ],  # fmt: skip
+            )
+            for index, keys in by_connection.items()
+        ]
+
+    def _over_capacity(self, over: int, group: str, queues: int) -> None:
+        if over > 0:
+            logger.info("%s of %s channels over capacity in group %s", over, queues, group)
+
     async def group_send(self, group, message, skip=None):
         """channels_redis's group_send, each step a script: the group's
         members read (after the lapsed ones are dropped) in one round trip,
@@ -143,18 +176,37 @@ class RedisChannelLayer(ChannelsRedisLayer):
 
         ``skip``: a member not to send it to (the socket that played a move,
         which hears it another way: games/play/live.py, heard_here)."""
-        assert self.require_valid_group_name(group), "Group name not valid"
-        connection = self.connection(self.consistent_hash(group))
-        members = connection.register_script(GROUP_MEMBERS_LUA)
         now = time.time()
-        names = await members(keys=[self._group_key(group)], args=[int(now) - self.group_expiry])
-        channel_names = [name for name in (member.decode("utf8") for member in names) if name != skip]
-        if not channel_names:
-            return
-        by_connection, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
-        for index, keys in by_connection.items():
-            send = self.connection(index).register_script(GROUP_SEND_LUA)
-            args = [*(messages[key] for key in keys), *(capacities[key] for key in keys)]
-            over_capacity = await send(keys=keys, args=[*args, now, self.expiry, int(now) - int(self.expiry)])
-            if over_capacity > 0:
-                logger.info("%s of %s channels over capacity in group %s", over_capacity, len(channel_names), group)
+        index, keys, args = self._members_script_call(group, now)
+        names = await self.connection(index).register_script(GROUP_MEMBERS_LUA)(keys=keys, args=args)
+        for index, keys, args in self._send_script_calls(names, message, now, skip):
+            over = await self.connection(index).register_script(GROUP_SEND_LUA)(keys=keys, args=args)
+            self._over_capacity(over, group, len(keys))
+
+    def group_send_blocking(self, group: str, message: dict) -> None:
+        """``group_send`` for a thread with no event loop: the same scripts, in
+        as many round trips, through redis-py's blocking client. The pages'
+        and the API's processes publish every move so, from their publisher
+        thread (games/play/live.py): an event loop of its own cost that
+        thread three times the CPU for the same round trip."""
+        now = time.time()
+        index, keys, args = self._members_script_call(group, now)
+        names = self._blocking_scripts(index)[0](keys=keys, args=args)
+        for index, keys, args in self._send_script_calls(names, message, now, None):
+            self._over_capacity(self._blocking_scripts(index)[1](keys=keys, args=args), group, len(keys))
+
+    def _blocking_scripts(self, index: int):
+        """The two scripts on a blocking client of host ``index`` (made on first use)."""
+        scripts = self.__dict__.setdefault("_blocking", {})
+        if index not in scripts:
+            host = dict(self.hosts[index])
+            if "address" not in host:
+                raise ValueError("a blocking client needs a host given by its address (no Sentinel)")
+            client = redis.Redis.from_url(host.pop("address"), **host)
+            scripts[index] = (client.register_script(GROUP_MEMBERS_LUA), client.register_script(GROUP_SEND_LUA), client)
+        return scripts[index]
+
+    def close_blocking(self) -> None:
+        """Close the blocking clients' connections."""
+        for *_, client in self.__dict__.pop("_blocking", {}).values():
+            client.close()
