@@ -236,9 +236,12 @@ def redis_channel_layer(url):
 
 
 # Threads each ASGI process gives its sockets' database work (a move, a
-# socket's opening): more only wait for Python's interpreter lock beside the
-# event loop, which then answers every socket later (docs/benchmarks.md).
-SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "2"))
+# socket's opening): fewer leave moves queueing for a thread while theirs wait
+# on PostgreSQL; more only wait for Python's interpreter lock beside the
+# event loop, which then answers every socket later. Four measured best on
+# two cores once a socket's opening and a game's end were lighter, six worse
+# (docs/benchmarks.md).
+SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "4"))
 
 # Live games: moves are pushed to the browsers over WebSockets through a
 # channel layer. Without REDIS_URL it lives in the server's memory (one
