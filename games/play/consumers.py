@@ -224,7 +224,6 @@ class GameConsumer(LiveConsumer):
         user = self.scope.get("user")
         signed_in = user is not None and user.is_authenticated
         self.game_id = int(self.scope["url_route"]["kwargs"]["pk"])
-        self.guest_key = "" if signed_in else await self._guest_key()
         # In the group before the game is read, so no move made meanwhile is
         # missed: one made after the read is heard after the state.
         self.group = live.game_group(self.game_id)
@@ -236,7 +235,7 @@ class GameConsumer(LiveConsumer):
             self.group = None
             await self.refuse(*refusal)
             return
-        self.side = state["side"]
+        self.side, self.guest_key = state["side"], state.pop("guest_key")
         self.loop, self.delivering = asyncio.get_running_loop(), asyncio.Lock()
         await self.accept()
         await self.send_json({"type": "state", **state})
@@ -309,20 +308,26 @@ class GameConsumer(LiveConsumer):
     def _state(self, user, signed_in: bool) -> dict:
         """The game as the socket's first message tells it, with the number
         watching (this socket counted in when it is a spectator's), or the
-        refusal (code, reason) when the socket may not follow the game."""
+        refusal (code, reason) when the socket may not follow the game. A
+        guest is known by the key in their session (``guest_key``: a guest's
+        own game counts them as its player)."""
         game = rows.game_row(self.game_id)
         if game is None:
             return {"refusal": (CLOSE_NO_SUCH_GAME, "no such game")}
         if not signed_in and not game.ai_side:
             return {"refusal": (CLOSE_NOT_SIGNED_IN, "sign in to follow a game between people")}
-        side = game.side_of(user, self.guest_key)
-        watchers, _ = self._presence_now(here=True if side is None else None)
-        return {"game": game.pk, "ply": game.move_count, "status": game.status, "side": side, "watchers": watchers}
-
-    @in_a_thread
-    def _guest_key(self) -> str:
         session = self.scope.get("session")
-        return session.get(GUEST_SESSION_KEY, "") if session is not None else ""
+        guest_key = "" if signed_in or session is None else session.get(GUEST_SESSION_KEY, "")
+        side = game.side_of(user, guest_key)
+        watchers, _ = self._presence_now(here=True if side is None else None)
+        return {
+            "game": game.pk,
+            "ply": game.move_count,
+            "status": game.status,
+            "side": side,
+            "watchers": watchers,
+            "guest_key": guest_key,
+        }
 
     @in_a_thread
     def _play(self, cell, ply) -> dict | None:
