@@ -73,6 +73,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median
 
 from games.devtools.process_groups import cpu_seconds, cpu_seconds_by_name, group_members, start_serve, stop_group
 
@@ -701,16 +702,9 @@ def compare(rows: list[Row]) -> None:
 
 def median_row(same: tuple[Row, ...]) -> Row:
     """One row's rounds as one: the median of each figure (of an odd number of
-    rounds, the middle round's), errors added up. The ratio is then taken
+    rounds, the middle round's; of an even number, the mean of the middle two),
+    errors added up. The ratio is then taken
     between the medians; print_table also shows the ratio's range over the rounds."""
-
-    def middle(values):
-        ordered = sorted(values)
-        return (
-            ordered[len(ordered) // 2]
-            if len(ordered) % 2
-            else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
-        )
 
     first = same[0]
     errors: dict[str, int] = {}
@@ -721,15 +715,15 @@ def median_row(same: tuple[Row, ...]) -> Row:
     return Row(
         first.label,
         first.server,
-        requests_per_second=middle(row.requests_per_second for row in same),
-        p50_ms=middle(row.p50_ms for row in same),
-        p99_ms=middle(row.p99_ms for row in same),
+        requests_per_second=median(row.requests_per_second for row in same),
+        p50_ms=median(row.p50_ms for row in same),
+        p99_ms=median(row.p99_ms for row in same),
         requests=sum(row.requests for row in same),
         errors=sum(row.errors for row in same),
         error_detail=errors,
-        cpu_ms={part: middle(row.cpu_ms[part] for row in same) for part in first.cpu_ms}
+        cpu_ms={part: median(row.cpu_ms[part] for row in same) for part in first.cpu_ms}
         if all(row.cpu_ms for row in same)
-        else {},  # fmt: skip
+        else {},
         ratio_range=(min(ratios), max(ratios)) if ratios else None,
     )
 
