@@ -108,25 +108,14 @@ def _streak(current: int, score: float) -> int:
     return 0
 
 
-def record_finished_game(game: Game) -> None:
-    """Count a finished game, in a transaction that holds its row locked.
-
-    Once only: the game is marked counted in the same transaction, and a second
-    call finds the mark and changes nothing.
-    """
-    if game.status != Status.FINISHED:
-        return
-    if not _rows(Game).update_where({"pk": game.pk, "stats_counted": False}, assign={"stats_counted": True}):
-        return
-    _count(game)
-
-
 def count_as_it_finishes(game: Game) -> None:
     """Count ``game`` in the transaction that has just finished it: the caller
     locked its row, found it in progress and wrote ``stats_counted`` with the
     rest of its end, so no statement of its own marks it (a game's end is a
-    move's costliest part, docs/benchmarks.md). Once only, as a game in
-    progress is finished once."""
+    move's costliest part, docs/benchmarks.md). Once only: a game in progress
+    is finished once, and a finished one is refused by every service that
+    would end it (``stats_counted`` also tells the recount which games it has
+    counted)."""
     if game.status != Status.FINISHED or not game.stats_counted:
         raise ValueError(f"game {game.pk} is not one finished and marked counted in this transaction")
     _count(game)

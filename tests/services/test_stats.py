@@ -54,7 +54,8 @@ def test_a_game_is_never_rated_or_counted_twice(people):
     ann, ben, *_ = people
     game = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
     before = (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games)
-    counters.record_finished_game(Game.objects.get(pk=game.pk))  # a second call
+    with pytest.raises(MoveRefused):  # ending it a second time
+        services.game_resign(game_id=game.pk, player=Player(user=ben))
     assert (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games) == before
     assert RatingChange.objects.filter(game=game).count() == 2
 
