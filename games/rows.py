@@ -66,21 +66,31 @@ class ModelRows:
         low, high = connection.ops.integer_field_range(self.model._meta.pk.get_internal_type())
         return (low is None or low <= value) and (high is None or value <= high)
 
-    def update(self, instance: Model, field_names: Iterable[str] | None = None) -> None:
+    def update(self, instance: Model, field_names: Iterable[str] | None = None, writes: Writes | None = None) -> None:
         """``instance.save(update_fields=field_names)`` (every field but the
         key when None), without compiling it: each field's ``pre_save`` runs
-        (``auto_now`` stamps the time), then one UPDATE."""
+        (``auto_now`` stamps the time), then one UPDATE (added to ``writes``
+        when given)."""
         meta = self.model._meta
         if field_names is None:
             field_names = [field.name for field in self.fields if not field.primary_key]
         values = {name: meta.get_field(name).pre_save(instance, False) for name in field_names}
-        self.update_where({"pk": instance.pk}, assign=values)
+        self.update_where({"pk": instance.pk}, assign=values, writes=writes)
 
-    def update_where(self, where: dict, *, assign: dict | None = None, add: dict | None = None) -> int:
+    def update_where(
+        self,
+        where: dict,
+        *,
+        assign: dict | None = None,
+        add: dict | None = None,
+        writes: Writes | None = None,
+        then=None,
+    ) -> int | None:
         """``filter(**where).update(...)`` without compiling it: each field in
         ``assign`` takes its value, each in ``add`` grows by its value (as
         ``F(name) + value``); the number of rows changed. ``where`` compares
-        for equality, None as IS NULL."""
+        for equality, None as IS NULL. With ``writes``, the statement is added
+        to them instead and ``then`` is given the number once they are sent."""
         quote = connection.ops.quote_name
         assign, add = assign or {}, add or {}
         assignments, values = [], []
@@ -101,6 +111,9 @@ class ModelRows:
                 conditions.append(f"{quote(field.column)} = %s")
                 values.append(field.get_db_prep_value(value, connection))
         sql = f"UPDATE {quote(self.table)} SET {', '.join(assignments)} WHERE {' AND '.join(conditions)}"
+        if writes is not None:
+            writes.add(sql, values, then)
+            return None
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             return cursor.rowcount
@@ -110,17 +123,66 @@ class ModelRows:
         meta = self.model._meta
         return meta.pk if name == "pk" else meta.get_field(name)
 
-    def insert(self, instances: Sequence[Model]) -> None:
-        """``bulk_create(instances)`` in one INSERT, defaults and ``auto_now_add``
-        applied; the new rows' primary keys are not read back."""
+    def insert(self, instances: Sequence[Model], writes: Writes | None = None) -> None:
+        """``bulk_create(instances)`` in one INSERT (added to ``writes`` when
+        given), defaults and ``auto_now_add`` applied; the new rows' primary
+        keys are not read back."""
         quote = connection.ops.quote_name
         fields = [field for field in self.fields if not field.primary_key]
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         values = [field.get_db_prep_save(field.pre_save(instance, True), connection) for instance in instances for field in fields]  # fmt: skip
         names = ", ".join(quote(field.column) for field in fields)
         sql = f"INSERT INTO {quote(self.table)} ({names}) VALUES {', '.join([row] * len(instances))}"
+        if writes is not None:
+            writes.add(sql, values)
+            return
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
+
+
+class Writes:
+    """A transaction's last writes, sent together: on PostgreSQL as one
+    statement, each write a data-modifying query of its WITH (every one runs
+    to completion whether or not anything reads it, all against the same
+    snapshot, so no two may change the same row); elsewhere one after another.
+    A move's insert and update, and the counters of a game it ends, were each
+    a round trip of their own, and each statement costs the server more
+    Python than the database's work for it (docs/benchmarks.md).
+
+    A write added with ``then`` has it called with the number of rows it
+    changed once they are sent (a counter's row that does not exist yet is
+    made then)."""
+
+    def __init__(self):
+        self._writes: list[tuple[str, list, object]] = []
+
+    def add(self, sql: str, params: Sequence, then=None) -> None:
+        self._writes.append((sql, list(params), then))
+
+    def send(self) -> None:
+        writes, self._writes = self._writes, []
+        if not writes:
+            return
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql" and len(writes) > 1:
+                counted = [n for n, (_sql, _params, then) in enumerate(writes) if then is not None]
+                parts = [
+                    f"w{n} AS ({sql}{' RETURNING 1' if then is not None else ''})"
+                    for n, (sql, _params, then) in enumerate(writes)
+                ]
+                read = ", ".join(f"(SELECT COUNT(*) FROM w{n})" for n in counted) or "1"
+                cursor.execute(
+                    f"WITH {', '.join(parts)} SELECT {read}", [v for _s, params, _t in writes for v in params]
+                )
+                changed = dict(zip(counted, cursor.fetchone(), strict=True)) if counted else {}
+            else:
+                changed = {}
+                for n, (sql, params, _then) in enumerate(writes):
+                    cursor.execute(sql, params)
+                    changed[n] = cursor.rowcount
+        for n, (_sql, _params, then) in enumerate(writes):
+            if then is not None:
+                then(changed[n])
 
 
 @cache

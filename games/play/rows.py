@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games.play.models import Game, Move
-from games.rows import ModelRows, fetch_column, fetch_one, for_update_of
+from games.rows import ModelRows, Writes, fetch_column, fetch_one, for_update_of
 
 
 @cache
@@ -125,11 +125,13 @@ def game_cells(game_id: int) -> list[int]:
     return fetch_column(_cells_sql(connection.vendor), [game_id])
 
 
-def moves_insert(moves: list[Move]) -> None:
-    """Store new moves in one statement (a unique ply and cell per game, as ever)."""
-    _moves().insert(moves)
+def moves_insert(moves: list[Move], writes: Writes | None = None) -> None:
+    """Store new moves in one statement (a unique ply and cell per game, as
+    ever), or add it to ``writes``."""
+    _moves().insert(moves, writes)
 
 
-def game_update(game: Game, fields: list[str]) -> None:
-    """``game.save(update_fields=fields)``: ``updated_at`` is stamped if named."""
-    _games().update(game, fields)
+def game_update(game: Game, fields: list[str], writes: Writes | None = None) -> None:
+    """``game.save(update_fields=fields)``: ``updated_at`` is stamped if named;
+    added to ``writes`` when given."""
+    _games().update(game, fields, writes)

@@ -25,6 +25,7 @@ from games.play.clocks import TimeControl
 from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
 from games.play.players import Player
 from games.play.selectors import game_detail
+from games.rows import Writes
 from games.stats import counters
 
 
@@ -36,15 +37,18 @@ class MoveResult:
 
 def _record_moves(game: Game, played: list[int], board: engine.Board, cells: list[int]) -> engine.Board:
     """Store ``cells`` as the next moves of a locked ``game`` whose stored moves
-    are ``played`` (at ``board``): one insert, one update. It is finished if it
-    ended, and ``game.cells`` is what it now holds, so nothing needs reading
-    again. An illegal cell raises before anything is written."""
+    are ``played`` (at ``board``): the moves inserted and the game updated (and
+    counted, if they end it) by writes sent together (games/rows.py: one
+    statement on PostgreSQL). It is finished if it ended, and ``game.cells`` is
+    what it now holds, so nothing needs reading again. An illegal cell raises
+    before anything is written."""
     after, moves = board, []
     for cell in cells:
         after = after.play(cell)
         moves.append(Move(game=game, ply=game.move_count + len(moves), cell=cell))
     now = timezone.now()
-    rows.moves_insert(moves)
+    writes = Writes()
+    rows.moves_insert(moves, writes)
     for move in moves:
         _charge_clock(game, move.mark, move.ply, now)
     movers = {move.mark for move in moves}
@@ -62,10 +66,11 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         game.stats_counted = True  # counted below, in this transaction
         fields += ["status", "result", "termination", "finished_at", "stats_counted"]
     game.deadline = clocks.deadline(game, after.to_move) if not after.is_game_over() else None
-    rows.game_update(game, [*fields, "updated_at"])
+    rows.game_update(game, [*fields, "updated_at"], writes)
     game.cells = [*played, *cells]
     if after.is_game_over():
-        counters.count_as_it_finishes(game)
+        counters.count_as_it_finishes(game, writes)
+    writes.send()
     # One message for the transaction (a move and the AI's reply travel together):
     # the last cell, the game's ply and status as they now stand, and every move made.
     live.publish_game(game, "move", cell=moves[-1].cell, moves=[{"ply": m.ply, "cell": m.cell} for m in moves])

@@ -18,7 +18,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from games.play.models import Game, Move, Result, Status
-from games.rows import ModelRows, for_update_of
+from games.rows import ModelRows, Writes, for_update_of
 from games.stats.models import (
     INITIAL_RATING,
     PROVISIONAL_GAMES,
@@ -92,12 +92,17 @@ def _rows(model) -> ModelRows:
     return ModelRows(model)
 
 
-def _bump(model, keys: dict, **increments) -> None:
-    """Add ``increments`` to the counter row at ``keys``: one UPDATE when the row
-    exists (nearly always), the row made first when it does not."""
-    if not _rows(model).update_where(keys, add=increments):
-        row, _ = model.objects.get_or_create(**keys)
-        _rows(model).update_where({"pk": row.pk}, add=increments)
+def _bump(model, keys: dict, writes: Writes, **increments) -> None:
+    """Add ``increments`` to the counter row at ``keys``: one UPDATE, added to
+    ``writes``; when it changed no row (the row's first count), the row is
+    made and counted once they are sent."""
+
+    def made_if_missing(changed: int) -> None:
+        if not changed:
+            row, _ = model.objects.get_or_create(**keys)
+            _rows(model).update_where({"pk": row.pk}, add=increments)
+
+    _rows(model).update_where(keys, add=increments, writes=writes, then=made_if_missing)
 
 
 def _streak(current: int, score: float) -> int:
@@ -108,20 +113,26 @@ def _streak(current: int, score: float) -> int:
     return 0
 
 
-def count_as_it_finishes(game: Game) -> None:
+def count_as_it_finishes(game: Game, writes: Writes | None = None) -> None:
     """Count ``game`` in the transaction that has just finished it: the caller
     locked its row, found it in progress and wrote ``stats_counted`` with the
     rest of its end, so no statement of its own marks it (a game's end is a
     move's costliest part, docs/benchmarks.md). Once only: a game in progress
     is finished once, and a finished one is refused by every service that
     would end it (``stats_counted`` also tells the recount which games it has
-    counted)."""
+    counted). The counters' writes are added to ``writes`` when given (the
+    caller sends them with its own), else sent before this returns."""
     if game.status != Status.FINISHED or not game.stats_counted:
         raise ValueError(f"game {game.pk} is not one finished and marked counted in this transaction")
-    _count(game)
+    if writes is None:
+        writes = Writes()
+        _count(game, writes)
+        writes.send()
+    else:
+        _count(game, writes)
 
 
-def _count(game: Game) -> None:
+def _count(game: Game, writes: Writes) -> None:
     kind = opponent_kind(game)
     sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
     rated = kind == "human" and len(sides) == 2
@@ -135,8 +146,8 @@ def _count(game: Game) -> None:
         if rated:
             _count_game(locked[user_id], score, game.finished_at)
         else:
-            _count_unrated(user_id, score, game.finished_at)
-        _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
+            _count_unrated(user_id, score, game.finished_at, writes)
+        _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, writes, **{column: 1})
     if rated:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
         for side, user_id, other_id in (
@@ -144,9 +155,9 @@ def _count(game: Game) -> None:
             ("O", game.o_player_id, game.x_player_id),
         ):
             column = columns[_SLOT[_score(game.result, side)]]
-            _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
+            _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, writes, games=1, **{column: 1})
     for stats in locked.values():
-        _rows(PlayerStats).update(stats)
+        _rows(PlayerStats).update(stats, writes=writes)
     # Last, the counters every game ending that day shares: their rows stay
     # locked until the transaction commits, so they are held for as short a
     # time as can be. (game.cells is known already when the game has just been
@@ -161,11 +172,12 @@ def _count(game: Game) -> None:
             "result": game.result,
             "termination": game.termination,
         },
+        writes,
         games=1,
         moves=game.move_count,
     )
     if game.cells:
-        _bump(FirstMoveStats, {"variant": game.variant, "cell": game.cells[0], "result": game.result}, games=1)
+        _bump(FirstMoveStats, {"variant": game.variant, "cell": game.cells[0], "result": game.result}, writes, games=1)
 
 
 #: A player's new current streak after a game that scored 1, 0.5 or 0, worked
@@ -194,18 +206,21 @@ def _count_unrated_sql(vendor: str, score: float) -> str:
     )
 
 
-def _count_unrated(user_id: int, score: float, finished_at) -> None:
+def _count_unrated(user_id: int, score: float, finished_at, writes: Writes) -> None:
     """One more finished game that moves no rating (one against the AI) in a
-    player's PlayerStats, in one statement: the row is not read and locked
-    first, as a rated game's are. Made first for the player's first game."""
+    player's PlayerStats, in one statement added to ``writes``: the row is not
+    read and locked first, as a rated game's are. Made, then counted, for the
+    player's first game."""
     sql = _count_unrated_sql(connection.vendor, score)
     values = [PlayerStats._meta.get_field("last_finished_at").get_db_prep_save(finished_at, connection), user_id]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        if cursor.rowcount:
-            return
-        PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
-        cursor.execute(sql, values)
+
+    def made_if_missing(changed: int) -> None:
+        if not changed:
+            PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
+            with connection.cursor() as cursor:
+                cursor.execute(sql, values)
+
+    writes.add(sql, values, made_if_missing)
 
 
 def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:

@@ -12,6 +12,7 @@ from games.play.models import Game, Move
 from games.play.players import Player
 from tests.api.conftest import assert_error, stored
 from tests.engine import reference
+from tests.statements import sent, statements
 
 pytestmark = pytest.mark.django_db
 
@@ -165,18 +166,6 @@ def test_a_move_in_an_unknown_game_is_a_404(as_alice):
     assert_error(as_alice.post("/api/games/424242/moves/", {"cell": 4, "ply": 0}), 404, "not_found")
 
 
-def _statements(captured) -> list[str]:
-    """Each statement as its verb and first table; transaction control left out."""
-    summary = []
-    for query in captured:
-        verb, *rest = query["sql"].split()
-        if verb in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"):
-            continue
-        table = next(word for word in rest if word.startswith('"games_')).split(".")[0].strip('"')
-        summary.append(f"{verb} {table}")
-    return summary
-
-
 def _play_to_the_end(client, game) -> list[list[str]]:
     """Play the first free cell until the game ends; the statements of each move."""
     moves, body = [], {"status": "in_progress", "ply": 0, "board": "." * 9}
@@ -187,7 +176,7 @@ def _play_to_the_end(client, game) -> list[list[str]]:
             )
         assert response.status_code == 201, response.content
         body = response.json()
-        moves.append(_statements(captured.captured_queries))
+        moves.append(statements(captured.captured_queries))
     return moves
 
 
@@ -196,34 +185,37 @@ def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_g
     few single-row updates (the first game of a kind makes those rows)."""
     _play_to_the_end(as_alice, services.game_create_against_ai(player=Player(user=alice), side="X"))
     moves = _play_to_the_end(as_alice, services.game_create_against_ai(player=Player(user=alice), side="X"))
-    a_move = [
+    reads = [
         "SELECT games_apitoken",  # who is asking (its "last used" written at most once a minute)
         "SELECT games_game",  # the game, its players and its moves (to replay), locked
+    ]
+    writes = [
         "INSERT games_move",  # the move and the AI's reply
         "UPDATE games_game",  # the move count, the clock, the result (and, at the end, counted)
     ]
-    assert len(moves) == 3 and moves[:-1] == [a_move] * 2
-    assert moves[-1] == a_move + [
-        "UPDATE games_playerstats",  # games, streaks: worked out in the statement, not read first
-        "UPDATE games_playerrecord",
-        "UPDATE games_dailystats",
-        "UPDATE games_firstmovestats",
-    ]
+    assert len(moves) == 3 and moves[:-1] == [sent(reads, writes)] * 2
+    assert moves[-1] == sent(
+        reads,
+        writes
+        + [
+            "UPDATE games_playerstats",  # games, streaks: worked out in the statement, not read first
+            "UPDATE games_playerrecord",
+            "UPDATE games_dailystats",
+            "UPDATE games_firstmovestats",
+        ],
+    )
 
 
-def test_a_move_between_people_costs_the_same_few_statements(as_alice, as_bob, human_game):
+def test_a_move_between_people_costs_the_same_fewstatements(as_alice, as_bob, human_game):
     """Who is asking, the game locked with its players and its moves, the move, the game's new state."""
     as_alice.post(_move_url(human_game), {"cell": 4, "ply": 0})  # alice's token is now noted as used
     as_bob.post(_move_url(human_game), {"cell": 0, "ply": 1})
     with CaptureQueriesContext(connection) as captured:
         response = as_alice.post(_move_url(human_game), {"cell": 8, "ply": 2})
     assert response.status_code == 201 and response.json()["moves"] == [4, 0, 8]
-    assert _statements(captured.captured_queries) == [
-        "SELECT games_apitoken",
-        "SELECT games_game",
-        "INSERT games_move",
-        "UPDATE games_game",
-    ]
+    assert statements(captured.captured_queries) == sent(
+        ["SELECT games_apitoken", "SELECT games_game"], ["INSERT games_move", "UPDATE games_game"]
+    )
 
 
 # -- the move's input, read without the serializer when it is plainly valid ---------------------

@@ -13,7 +13,7 @@ from games.accounts import selectors as account_selectors
 from games.accounts.services import api_token_create
 from games.play import rows
 from games.play.models import Game, Move
-from games.rows import ModelRows
+from games.rows import ModelRows, Writes
 from tests.factories import ai_game, human_game
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +113,31 @@ def test_a_user_is_every_field_the_orm_reads_and_an_unknown_or_impossible_key_no
     assert account_selectors.user_by_pk(user.pk + 1000) is None
     assert account_selectors.user_by_pk(2**70) is None  # beyond the column: no row, not an error
     assert account_selectors.user_by_pk("1") is None
+
+
+def test_writes_sent_together_land_together_and_say_what_each_changed(user, bob):
+    game, other = human_game(user, bob, cells=[4]), human_game(user, bob)
+    writes, changed = Writes(), []
+    rows.moves_insert([Move(game=game, ply=1, cell=0)], writes)
+    game.move_count = 2
+    rows.game_update(game, ["move_count", "updated_at"], writes)
+    ModelRows(Game).update_where({"pk": game.pk + 1000}, add={"move_count": 1}, writes=writes, then=changed.append)
+    ModelRows(Game).update_where({"pk": other.pk}, assign={"draw_offer": "O"}, writes=writes, then=changed.append)
+    with CaptureQueriesContext(connection) as queries:
+        writes.send()
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 4)  # one statement on PostgreSQL
+    assert changed == [0, 1]  # no game 1000 further on; the other
+    assert Game.objects.get(pk=game.pk).move_count == 2 and Game.objects.get(pk=other.pk).draw_offer == "O"
+    assert list(Move.objects.filter(game=game).values_list("ply", "cell")) == [(0, 4), (1, 0)]
+
+
+def test_writes_sent_together_are_refused_whole(user, bob):
+    game = human_game(user, bob, cells=[4, 0])
+    writes = Writes()
+    game.draw_offer = "X"
+    rows.game_update(game, ["draw_offer", "updated_at"], writes)
+    rows.moves_insert([Move(game=game, ply=1, cell=8)], writes)  # ply 1 is taken
+    with pytest.raises(IntegrityError), transaction.atomic():
+        writes.send()
+    assert Game.objects.get(pk=game.pk).draw_offer == ""
+    assert list(Move.objects.filter(game=game).values_list("ply", "cell")) == [(0, 4), (1, 0)]
