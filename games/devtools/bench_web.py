@@ -75,7 +75,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
 
-from games.devtools.process_groups import cpu_seconds, cpu_seconds_by_name, group_members, start_serve, stop_group
+from games.devtools.process_groups import (
+    connections_by_process,
+    cpu_seconds,
+    cpu_seconds_by_name,
+    group_members,
+    start_serve,
+    stop_group,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -172,6 +179,9 @@ class Row:
     error_detail: dict = field(default_factory=dict)
     cpu_ms: dict = field(default_factory=dict)  # part -> CPU milliseconds per request
     ratio_range: tuple[float, float] | None = None  # over the rounds, when there were several
+    # wrk's connections held by each of the site's page workers halfway through
+    # (most first), one list a round: the kernel shares them out at random.
+    shares: list[list[int]] = field(default_factory=list)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -181,14 +191,22 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float) -> dict:
+def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float, halfway=None) -> dict:
+    """wrk's figures; with ``halfway``, also what it returns when called halfway through (``"halfway"``)."""
     command = ["wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{max(1, round(seconds))}s"]
     command += ["--timeout", "10s", "-s", str(script), url, "--", *script_args]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    match = re.search(r"^BENCH (\{.*\})$", result.stdout, re.MULTILINE)
-    if result.returncode != 0 or match is None:
-        raise SystemExit(f"wrk failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
-    return json.loads(match.group(1))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = None
+    if halfway is not None:
+        try:
+            process.wait(timeout=max(1, round(seconds)) / 2)
+        except subprocess.TimeoutExpired:
+            seen = halfway()
+    stdout, stderr = process.communicate()
+    match = re.search(r"^BENCH (\{.*\})$", stdout, re.MULTILINE)
+    if process.returncode != 0 or match is None:
+        raise SystemExit(f"wrk failed ({process.returncode}):\n{stdout}\n{stderr}")
+    return {**json.loads(match.group(1)), "halfway": seen}
 
 
 # -- where the CPU went -------------------------------------------------------------------------
@@ -215,6 +233,17 @@ class CpuMeter:
 
     def __init__(self, site: subprocess.Popen, anchor: subprocess.Popen | None = None):
         self.site, self.anchor = site, anchor
+
+    def page_shares(self, port: int) -> list[int]:
+        """The connections to ``port`` that each of the site's page workers
+        (granian's worker processes) holds, most first."""
+        members = group_members(self.site.pid)
+        workers = [
+            pid
+            for pid, (parent, command) in members.items()
+            if "granian" in command and parent in members and "granian" in members[parent][1]
+        ]
+        return sorted(connections_by_process(port, workers).values(), reverse=True)
 
     def read(self) -> dict[str, float]:
         used = dict.fromkeys(CPU_PARTS, 0.0)
@@ -243,13 +272,19 @@ class CpuMeter:
         return {part: (after[part] - before[part]) * 1000 / requests for part in CPU_PARTS} if requests else {}
 
 
-def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None, meter=None) -> Row:
-    """Warm up (not counted), then the measured run; both with the same client settings."""
+def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None, meter=None, shares=False) -> Row:
+    """Warm up (not counted), then the measured run; both with the same client
+    settings. With ``shares`` (a row of the site's pages), how wrk's
+    connections are shared among the page workers, halfway through."""
     if args.warmup > 0:
         run_wrk(args, url, script, list(warmup_args if warmup_args is not None else script_args), args.warmup)
     before = meter.read() if meter else None
-    figures = run_wrk(args, url, script, list(script_args), args.duration)
+    port = urllib.parse.urlsplit(url).port
+    halfway = (lambda: meter.page_shares(port)) if shares and meter else None
+    figures = run_wrk(args, url, script, list(script_args), args.duration, halfway)
     after = meter.read() if meter else None
+    if figures["halfway"]:
+        row.shares = [figures["halfway"]]
     # Answered, and not with an error status: an error page is fast, it must not pass for speed.
     row.requests = figures["requests"] - figures["status"]
     row.requests_per_second = row.requests / (figures["duration_us"] / 1e6)
@@ -648,6 +683,14 @@ def print_table(rows: list[Row], fan: dict, args, database: Database, log=print)
         )
         if row.error_detail:
             log(f"{'':<36} errors: {row.error_detail}")
+    shared = [row for row in rows if row.shares]
+    if shared:
+        log(
+            "\nwrk's connections held by each page worker, halfway through (a round each): the kernel shares"
+            "\nthem out at random, and a worker's requests wait in its own queue, so the busiest sets the p99"
+        )
+        for row in shared:
+            log(f"{row.label:<36} " + ", ".join("/".join(map(str, share)) for share in row.shares))
     log("\nCPU per request, ms (over each row's measured seconds; PostgreSQL and Redis: every process of theirs here)")
     header = f"{'what':<36} " + " ".join(f"{part:>10}" for part in CPU_PARTS)
     log(header)
@@ -725,6 +768,7 @@ def median_row(same: tuple[Row, ...]) -> Row:
         if all(row.cpu_ms for row in same)
         else {},
         ratio_range=(min(ratios), max(ratios)) if ratios else None,
+        shares=[share for row in same for share in row.shares],
     )
 
 
@@ -825,7 +869,8 @@ def run(args) -> int:
                 print(
                     f"==> {row.label}" + (f" (round {n + 1} of {args.rounds})" if args.rounds > 1 else ""), flush=True
                 )
-                rows.append(measure(args, row, url, script, script_args, warmup_args, meter))
+                shares = url.startswith(site)
+                rows.append(measure(args, row, url, script, script_args, warmup_args, meter, shares))
             print("==> moves over the game's socket", flush=True)
             rows.append(socket_row(args, sockets, games[f"socket-warm{n}"], games[f"socket{n}"], meter))
             compare(rows)
