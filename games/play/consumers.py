@@ -333,8 +333,8 @@ class GameConsumer(LiveConsumer):
     def _play(self, cell, ply) -> dict | None:
         """Play through the services; the refusal to send back, or None. A
         stored move reaches everyone as the event the services publish, this
-        socket included: this socket sends it (live.heard_here)."""
-        with live.heard_here(self.group, self._deliver_soon):
+        socket included, which hears it without a trip to Redis (live.heard_here)."""
+        with live.heard_here(self.group, self._deliver_soon, self.channel_name):
             try:
                 player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
                 services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)
@@ -348,8 +348,8 @@ class GameConsumer(LiveConsumer):
     def _deliver_soon(self, event: dict) -> None:
         """From the thread playing this socket's move, as a commit publishes
         ``event``: sent on the socket's event loop at once (the person's move
-        is not held while the AI thinks on 4x4 and 5x5), in order, and in a
-        task of its own, so a socket closing meanwhile still tells the others."""
+        is not held while the AI thinks on 4x4 and 5x5), in order. The others
+        hear it from the process's publisher."""
         try:
             asyncio.run_coroutine_threadsafe(self._deliver(event), self.loop)
         except RuntimeError:  # the server is stopping: its loop is closed; the move is stored
@@ -359,9 +359,8 @@ class GameConsumer(LiveConsumer):
         async with self.delivering:
             try:
                 await self.game_event(event)
-            except Exception:  # the socket closed meanwhile: the others are still told
+            except Exception:  # the socket closed meanwhile
                 logger.debug("socket on game %s closed before hearing its move", self.game_id, exc_info=True)
-            await live.tell_others(self.channel_layer, self.group, event, sender=self.channel_name)
 
     @in_a_thread
     def _presence(self, *, here: bool | None) -> tuple[int, bool]:

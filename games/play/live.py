@@ -13,9 +13,9 @@ that sends the messages in the order they were handed over, with Redis's
 blocking client (games/serving/channel_layer.py). Without it each message
 cost the request an event-loop hop (under ASGI) or a new event loop and a
 new Redis connection (in a thread without a loop). The publisher sends what
-it holds before the process exits normally. A move played over a socket is the exception: that socket sends
-its game's messages itself, from its server's event loop (heard_here). The
-in-memory layer (one process, development and tests) keeps its
+it holds before the process exits normally. A move played over a socket
+reaches that socket at once, from its own server (heard_here), and the
+others through the publisher. The in-memory layer (one process, development and tests) keeps its
 queues on the server's own event loop, so there the message is sent as before,
 when the group has a member at all.
 """
@@ -70,8 +70,9 @@ class _Publisher:
         self.thread = threading.Thread(target=self._run, name="live-publisher", daemon=True)
         self.thread.start()
 
-    def put(self, group: str, message: dict) -> None:
-        self.messages.put((group, message))
+    def put(self, group: str, message: dict, skip: str | None = None) -> None:
+        """Send ``message`` to ``group``'s members (but ``skip``), after what was put before."""
+        self.messages.put((group, message, skip))
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every message handed over so far has been sent (or failed)."""
@@ -95,9 +96,9 @@ class _Publisher:
                 if isinstance(item, threading.Event):
                     item.set()  # every message handed over before it is sent
                     continue
-                group, message = item
+                group, message, skip = item
                 try:
-                    self.sender.group_send_blocking(group, message)
+                    self.sender.group_send_blocking(group, message, skip)
                 except Exception:  # a live update is a courtesy; the stored game is the truth
                     logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
         finally:
@@ -150,35 +151,25 @@ def _nobody_listens(layer, group: str) -> bool:
 class _Origin:
     group: str
     deliver: Callable[[dict], None]
+    channel: str
 
 
 _origin: ContextVar[_Origin | None] = ContextVar("live_origin", default=None)
 
 
 @contextmanager
-def heard_here(group: str, deliver: Callable[[dict], None]):
-    """While a socket plays a move: each message for its own game's group is
-    handed to ``deliver`` (called in this thread, as each commit publishes
-    it) instead of to the publisher. The socket hears it at once and tells
-    the group's other members itself (:func:`tell_others`), from its own
-    event loop: no thread of the publisher's and no trip out to Redis and
-    back to the socket that sent the move. With the Redis layer; the
-    in-memory layer sends them as ever."""
-    token = _origin.set(_Origin(group, deliver))
+def heard_here(group: str, deliver: Callable[[dict], None], channel: str):
+    """While a socket (its channel ``channel``) plays a move: each message for
+    its own game's group is handed to ``deliver`` (called in this thread, as
+    each commit publishes it), and the publisher sends it to the group's
+    other members only: the socket hears it at once, with no trip out to
+    Redis and back. With the Redis layer; the in-memory layer sends them as
+    ever."""
+    token = _origin.set(_Origin(group, deliver, channel))
     try:
         yield
     finally:
         _origin.reset(token)
-
-
-async def tell_others(layer, group: str, message: dict, *, sender: str) -> None:
-    """Send ``message`` to the members of ``group`` but ``sender``
-    (games/serving/channel_layer.py's ``skip``). A failure is logged: a live
-    update is a courtesy, the stored game is the truth."""
-    try:
-        await layer.group_send(group, message, skip=sender)
-    except Exception:
-        logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
 
 
 def _send(group: str, message: dict) -> None:
@@ -188,7 +179,8 @@ def _send(group: str, message: dict) -> None:
     if _sends_in_background(layer):
         origin = _origin.get()
         if origin is not None and origin.group == group:
-            origin.deliver(message)  # the socket that played the move sends it (heard_here)
+            origin.deliver(message)  # the socket that played the move hears it at once (heard_here)
+            _publisher_for(layer).put(group, message, skip=origin.channel)
         else:
             _publisher_for(layer).put(group, message)
         return
