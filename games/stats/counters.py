@@ -14,12 +14,13 @@ from functools import cache
 
 from django.db import connection, models, transaction
 from django.db.models import Count, Sum
-from django.db.models.functions import TruncDate
+from django.db.models.functions import Mod, TruncDate
 from django.utils import timezone
 
 from games.play.models import Game, Move, Result, Status
 from games.rows import ModelRows, Writes, for_update_of
 from games.stats.models import (
+    COUNTER_SHARDS,
     INITIAL_RATING,
     PROVISIONAL_GAMES,
     DailyStats,
@@ -28,6 +29,7 @@ from games.stats.models import (
     PlayerRecord,
     PlayerStats,
     RatingChange,
+    counter_shard,
 )
 
 K_PROVISIONAL = 40  # a new player's rating moves fast until it has found its level
@@ -158,10 +160,11 @@ def _count(game: Game, writes: Writes) -> None:
             _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, writes, games=1, **{column: 1})
     for stats in locked.values():
         _rows(PlayerStats).update(stats, writes=writes)
-    # Last, the counters every game ending that day shares: their rows stay
-    # locked until the transaction commits, so they are held for as short a
-    # time as can be. (game.cells is known already when the game has just been
-    # played to its end.)
+    # Last, the counters games ending that day share: their rows stay locked
+    # until the transaction commits, so they are held for as short a time as
+    # can be, and each kind is kept in COUNTER_SHARDS rows (games/stats/models.py).
+    # (game.cells is known already when the game has just been played to its end.)
+    shard = counter_shard(game.pk)
     _bump(
         DailyStats,
         {
@@ -171,13 +174,15 @@ def _count(game: Game, writes: Writes) -> None:
             "ai_side": game.ai_side,
             "result": game.result,
             "termination": game.termination,
+            "shard": shard,
         },
         writes,
         games=1,
         moves=game.move_count,
     )
     if game.cells:
-        _bump(FirstMoveStats, {"variant": game.variant, "cell": game.cells[0], "result": game.result}, writes, games=1)
+        keys = {"variant": game.variant, "cell": game.cells[0], "result": game.result, "shard": shard}
+        _bump(FirstMoveStats, keys, writes, games=1)
 
 
 #: A player's new current streak after a game that scored 1, 0.5 or 0, worked
@@ -308,8 +313,8 @@ def recount(batch_size: int = 5000) -> None:
         finished.filter(stats_counted=False).update(stats_counted=True)
         Game.objects.exclude(status=Status.FINISHED).filter(stats_counted=True).update(stats_counted=False)
         daily = (
-            finished.annotate(day=TruncDate("finished_at"))
-            .values("day", "variant", "ai_level", "ai_side", "result", "termination")
+            finished.annotate(day=TruncDate("finished_at"), shard=Mod("id", COUNTER_SHARDS))
+            .values("day", "variant", "ai_level", "ai_side", "result", "termination", "shard")
             .annotate(games=Count("id"), moves=Sum("move_count"))
             .order_by()
         )
@@ -324,6 +329,7 @@ def recount(batch_size: int = 5000) -> None:
                     termination=row["termination"],
                     games=row["games"],
                     moves=row["moves"] or 0,
+                    shard=row["shard"],
                 )
                 for row in daily
             ],
@@ -331,13 +337,20 @@ def recount(batch_size: int = 5000) -> None:
         )
         first_moves = (
             Move.objects.filter(ply=0, game__status=Status.FINISHED)
-            .values("game__variant", "cell", "game__result")
+            .annotate(shard=Mod("game_id", COUNTER_SHARDS))
+            .values("game__variant", "cell", "game__result", "shard")
             .annotate(games=Count("id"))
             .order_by()
         )
         FirstMoveStats.objects.bulk_create(
             [
-                FirstMoveStats(variant=r["game__variant"], cell=r["cell"], result=r["game__result"], games=r["games"])
+                FirstMoveStats(
+                    variant=r["game__variant"],
+                    cell=r["cell"],
+                    result=r["game__result"],
+                    games=r["games"],
+                    shard=r["shard"],
+                )
                 for r in first_moves
             ],
             batch_size=batch_size,

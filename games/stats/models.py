@@ -13,6 +13,16 @@ from games.play.models import Game, Level, Result, Side, Termination, Variant
 #: An opponent as the statistics see it: "human", or the AI's level.
 OPPONENT_KINDS = ["human", *Level.values]
 
+#: The site-wide counters (DailyStats, FirstMoveStats) each keep a kind's
+#: count in this many rows, a game counted in the row of its id modulo this
+#: (``counter_shard``), and every reader sums them. Every game that ends
+#: updates one of these rows, in the transaction that ends it, and the row
+#: stays locked until that transaction commits: with one row a kind, games
+#: ending at once queued for it (half of PostgreSQL's busy time was waits for
+#: those locks in the socket benchmark, docs/benchmarks.md). The recount shares
+#: games out the same way.
+COUNTER_SHARDS = 16
+
 INITIAL_RATING = 1200
 PROVISIONAL_GAMES = 10
 
@@ -79,14 +89,17 @@ class DailyStats(models.Model):
     termination = models.CharField(max_length=10, choices=Termination)
     games = models.PositiveIntegerField(default=0)
     moves = models.PositiveBigIntegerField(default=0, help_text="Moves of those games, for average lengths.")
+    shard = models.PositiveSmallIntegerField(
+        default=0, help_text="Which of the kind's rows (COUNTER_SHARDS): its games are the sum of them."
+    )
 
     class Meta:
         verbose_name_plural = "daily statistics"
         ordering = ["day"]
         constraints = [
             models.UniqueConstraint(
-                fields=["day", "variant", "opponent", "ai_side", "result", "termination"],
-                name="dailystats_one_per_kind",
+                fields=["day", "variant", "opponent", "ai_side", "result", "termination", "shard"],
+                name="dailystats_one_per_kind_and_shard",
             )
         ]
 
@@ -98,11 +111,16 @@ class FirstMoveStats(models.Model):
     cell = models.PositiveSmallIntegerField()
     result = models.CharField(max_length=5, choices=Result)
     games = models.PositiveIntegerField(default=0)
+    shard = models.PositiveSmallIntegerField(
+        default=0, help_text="Which of the kind's rows (COUNTER_SHARDS): its games are the sum of them."
+    )
 
     class Meta:
         verbose_name_plural = "first move statistics"
         constraints = [
-            models.UniqueConstraint(fields=["variant", "cell", "result"], name="firstmovestats_one_per_kind")
+            models.UniqueConstraint(
+                fields=["variant", "cell", "result", "shard"], name="firstmovestats_one_per_kind_and_shard"
+            )
         ]
 
 
@@ -144,3 +162,8 @@ class HeadToHead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} vs {self.opponent}: +{self.wins} ={self.draws} -{self.losses}"
+
+
+def counter_shard(game_id: int) -> int:
+    """The row of its kind a game is counted in, in the site-wide counters."""
+    return game_id % COUNTER_SHARDS

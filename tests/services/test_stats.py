@@ -14,8 +14,17 @@ from games.play import services
 from games.play.models import Game
 from games.play.players import Player
 from games.rows import Writes
-from games.stats import counters
-from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
+from games.stats import counters, selectors
+from games.stats.models import (
+    DailyStats,
+    FirstMoveStats,
+    HeadToHead,
+    PlayerRecord,
+    PlayerStats,
+    RatingChange,
+    counter_shard,
+)
+from tests import factories
 from tests.factories import time_passes
 
 pytestmark = pytest.mark.django_db
@@ -259,3 +268,19 @@ def test_a_game_against_the_ai_moves_the_streaks_as_the_recount_does(user, score
         counters._count_game(twin, score, finished_at)
         figures = ("games", "current_streak", "best_streak", "last_finished_at")
         assert [getattr(stored, name) for name in figures] == [getattr(twin, name) for name in figures], (current, best)
+
+
+def test_games_of_one_kind_are_counted_in_rows_of_their_own_and_read_as_one(user):
+    """The site-wide counters keep a kind in COUNTER_SHARDS rows, so games ending
+    at once do not wait for one row's lock; the stats read them as one count."""
+    games = [factories.ai_game(user, first=0) for _ in range(3)]  # three games alike
+    assert len({counter_shard(game.pk) for game in games}) == 3
+    (kind,) = {(game.result, game.termination) for game in games}
+    rows = DailyStats.objects.filter(result=kind[0], termination=kind[1])
+    assert sorted(rows.values_list("shard", "games")) == sorted((counter_shard(game.pk), 1) for game in games)
+    assert selectors.site_stats()["total"] == 3
+    first = next(cell for cell in selectors.first_move_heatmap("3x3") if cell["cell"] == 0)
+    assert first["games"] == 3 and first["share"] == 100
+    kept = _snapshot()
+    counters.recount()
+    assert _snapshot() == kept  # the recount shares them out alike
