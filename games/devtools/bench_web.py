@@ -46,6 +46,12 @@ its measured seconds: the site's pages server (granian), its socket server
 machine (every one of theirs: run it on a quiet machine), the load client (wrk,
 or this process for the sockets), and the anchor's gunicorn.
 
+For each row of the site's pages, how wrk's connections were shared among
+granian's workers, read from /proc halfway through: each worker listens on
+the port itself and the kernel gives each new connection to one of them at
+random, and a worker's requests wait in its own queue, so an uneven share
+(20/12 of 32) shows in the row's p99.
+
 With ``--rounds N`` the rows are measured N times over, one round of every
 row after another, and the table shows each figure's median and each ratio's
 range over the rounds: this machine's speed drifts over minutes (the raw
