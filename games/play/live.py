@@ -177,12 +177,11 @@ def _send(group: str, message: dict) -> None:
     if layer is None:
         return
     if _sends_in_background(layer):
-        origin = _origin.get()
+        origin, skip = _origin.get(), None
         if origin is not None and origin.group == group:
             origin.deliver(message)  # the socket that played the move hears it at once (heard_here)
-            _publisher_for(layer).put(group, message, skip=origin.channel)
-        else:
-            _publisher_for(layer).put(group, message)
+            skip = origin.channel
+        _publisher_for(layer).put(group, message, skip=skip)
         return
     if _nobody_listens(layer, group):
         return
