@@ -278,6 +278,22 @@ class CpuMeter:
         return {part: (after[part] - before[part]) * 1000 / requests for part in CPU_PARTS} if requests else {}
 
 
+def _settled_shares(meter: CpuMeter, port: int, connections: int, tries: int = 25) -> list[int]:
+    """The page workers' shares of wrk's connections once all of them are
+    seen held (a reading can fall between a connection's close and its
+    reopening, or come before a slow machine has opened them all): the fullest
+    of up to ``tries`` readings 20 ms apart."""
+    fullest: list[int] = []
+    for _ in range(tries):
+        seen = meter.page_shares(port)
+        if sum(seen) > sum(fullest):
+            fullest = seen
+        if sum(fullest) >= connections:
+            break
+        time.sleep(0.02)
+    return fullest
+
+
 def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None, meter=None, shares=False) -> Row:
     """Warm up (not counted), then the measured run; both with the same client
     settings. With ``shares`` (a row of the site's pages), how wrk's
@@ -286,7 +302,7 @@ def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=
         run_wrk(args, url, script, list(warmup_args if warmup_args is not None else script_args), args.warmup)
     before = meter.read() if meter else None
     port = urllib.parse.urlsplit(url).port
-    halfway = (lambda: meter.page_shares(port)) if shares and meter else None
+    halfway = (lambda: _settled_shares(meter, port, args.connections)) if shares and meter else None
     figures = run_wrk(args, url, script, list(script_args), args.duration, halfway)
     after = meter.read() if meter else None
     if figures["halfway"]:
