@@ -10,6 +10,9 @@ connections, in the server's own "postgres" database.
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
 from urllib.parse import urlsplit
 
 import psycopg
@@ -96,3 +99,46 @@ def test_a_connection_postgresql_closed_is_never_lent(pooled, checks):
 
     assert second != first
     assert len(checks) == 1  # the closed one was checked, and dropped
+
+
+def test_after_a_database_restart_the_pool_tries_again_every_second(django_db_blocker):
+    """A pool whose database refuses connections (being restarted) tries again
+    every second, not after 1, 2, 4, 8 s..., so the site is back within about a
+    second of its database (scripts/outage)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    attempts: list[float] = []
+
+    def refuse():  # a server that hangs up at once, as one shutting down does
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            attempts.append(time.monotonic())
+            client.close()
+
+    threading.Thread(target=refuse, daemon=True).start()
+    handler = ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "tttsite.postgresql",
+                "NAME": "postgres",
+                "USER": "postgres",
+                "HOST": "127.0.0.1",
+                "PORT": listener.getsockname()[1],
+                "OPTIONS": {"pool": {"min_size": 1, "max_size": 1, "timeout": 1}},
+            }
+        }
+    )
+    connection = handler["default"]
+    try:
+        with django_db_blocker.unblock():
+            connection.pool.open(wait=False)
+            time.sleep(6.5)
+        gaps = [later - earlier for earlier, later in zip(attempts, attempts[1:], strict=False)]
+        # psycopg-pool's own backoff would have tried three times by now (0, 1, 3 s).
+        assert len(attempts) >= 6, gaps
+        assert max(gaps) < 1.5, gaps
+    finally:
+        listener.close()
+        connection.close_pool()
