@@ -50,7 +50,9 @@ For each row of the site's pages, how wrk's connections were shared among
 granian's workers, read from /proc halfway through: each worker listens on
 the port itself and the kernel gives each new connection to one of them at
 random, and a worker's requests wait in its own queue, so an uneven share
-(20/12 of 32) shows in the row's p99.
+(20/12 of 32) shows in the row's p99; a worker holding more than its share
+closes the excess for the client to open again (games/serving/shares.py),
+so they should read even.
 
 With ``--rounds N`` the rows are measured N times over, one round of every
 row after another, and the table shows each figure's median and each ratio's
@@ -709,7 +711,7 @@ def print_table(rows: list[Row], fan: dict, args, database: Database, log=print)
     if shared:
         log(
             "\nwrk's connections held by each page worker, halfway through (a round each): the kernel shares"
-            "\nthem out at random, and a worker's requests wait in its own queue, so the busiest sets the p99"
+            "\nthem out at random, and the workers even the shares out (games/serving/shares.py)"
         )
         for row in shared:
             log(f"{row.label:<36} " + ", ".join("/".join(map(str, share)) for share in row.shares))
