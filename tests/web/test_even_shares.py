@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from games.serving.shares import EvenShares, even_share, held_connections
+from games.serving.shares import FOLDER_PREFIX, EvenShares, even_share, held_connections
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,3 +159,4 @@ def test_two_granian_workers_end_up_with_half_the_clients_each():
             client.close()
         os.killpg(server.pid, 15)
         server.wait(timeout=20)
+        shutil.rmtree(Path(tempfile.gettempdir()) / f"{FOLDER_PREFIX}{server.pid}", ignore_errors=True)
