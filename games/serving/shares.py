@@ -21,10 +21,9 @@ kernel hands to a worker at random again, so the shares even out within a
 second or two and stay even. Nothing else changes: the answer is the same,
 and a browser opens the next connection without anyone noticing.
 
-It does nothing where it cannot help: a server with one listening socket for
-all its workers (gunicorn) or one worker, a system without ``/proc``, a worker
-with more than ``MANY`` open files (by then chance shares its connections
-out evenly to within a few percent).
+It does nothing where it cannot help: one worker, a system without
+``/proc``, a worker with more than ``MANY`` open files (by then chance shares
+its connections out evenly to within a few percent).
 """
 
 from __future__ import annotations
