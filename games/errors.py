@@ -106,7 +106,7 @@ class ChatRateLimited(ChatRefused):
 
 
 class EngineRefused(GameError):
-    """A search the engine will not make now for this request (games/serving/engine_budget.py):
+    """A search the engine does not answer now for this request (games/engine_work/):
     the page or answer goes without it; ``retry_after`` seconds later it may be asked again."""
 
     code = "engine_refused"
@@ -123,6 +123,13 @@ class EngineRateLimited(EngineRefused):
 
 
 class EngineBusy(EngineRefused):
-    """Every search slot of this server is taken: busy, try again in a moment."""
+    """The engine's queue on this server, or the visitor's share of it, is full: try again in a moment."""
 
     code = "engine_busy"
+
+
+class EngineWorking(EngineRefused):
+    """The search has started in an engine process: ask again in ``retry_after``
+    seconds, when its answer waits in the cache."""
+
+    code = "engine_working"

@@ -6,7 +6,7 @@ Code imports a model from its domain, not from here.
 """
 
 from games.accounts.models import ApiToken, Session
-from games.learn.models import Puzzle
+from games.learn.models import GameReview, Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
 from games.play.models import Game, Move
@@ -20,6 +20,7 @@ __all__ = [
     "DailyStats",
     "FirstMoveStats",
     "Game",
+    "GameReview",
     "HeadToHead",
     "Move",
     "PairingPool",

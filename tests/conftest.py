@@ -76,12 +76,15 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _engine_answers_forgotten():
-    """The engine budget keeps answers in the cache by position
-    (games/serving/engine_budget.py): each test asks the engine afresh, so a
-    test that patches the engine hears its own answer."""
+    """The engine's answers are kept in the cache (games/engine_work/asking.py):
+    each test asks the engine afresh, so a test that patches the engine hears
+    its own answer."""
     from django.core.cache import cache
 
+    from games.engine_work import asking
+
     cache.clear()
+    asking.forget()
     yield
 
 
@@ -92,3 +95,38 @@ def _first_visit_pages_forgotten():
     from games.serving import first_visit
 
     first_visit.forget()
+
+
+@pytest.fixture
+def reviewed():
+    """``reviewed(game)``: the finished ``game`` reviewed as the background worker
+    reviews it (games/learn/review_services.py), so its pages and the API read a review."""
+    from games.learn import review_services
+
+    def review(game):
+        review_services.game_review_store(game_id=game.pk)
+        return game
+
+    return review
+
+
+@pytest.fixture
+def engine_searches(monkeypatch):
+    """Every search the engine starts, by entry point: a review, a line of best
+    play, an analysis, or the solver's own search (which all three use on 4x4 and 5x5)."""
+    from games import engine
+    from games.search.solver import ExactSolver
+
+    calls = []
+    for name in ("review", "principal_variation", "analyse"):
+        real = getattr(engine, name)
+        monkeypatch.setattr(
+            engine, name, lambda *args, _real=real, _name=name, **kwargs: calls.append(_name) or _real(*args, **kwargs)
+        )
+    real_search = ExactSolver.search
+    monkeypatch.setattr(
+        ExactSolver,
+        "search",
+        lambda self, *args, **kwargs: calls.append("search") or real_search(self, *args, **kwargs),
+    )
+    return calls

@@ -113,8 +113,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     # Django's, the user read with the session (games/accounts/middleware.py).
     "games.accounts.middleware.AuthenticationMiddleware",
-    # Who asks for the engine's searches, so each is counted against them (games/serving/engine_budget.py).
-    "games.serving.engine_budget.EngineClientMiddleware",
     # django.contrib.messages, its storage opened only when used (games/serving/messages.py).
     "games.serving.messages.LazyMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -412,9 +410,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_RATE_ANON", "60/min"),
         "user": os.environ.get("API_RATE_USER", "600/min"),
-        # The engine's work is the costly part: analysis and sign-in attempts
-        # get a tighter budget of their own.
-        "analyse": os.environ.get("API_RATE_ANALYSE", "30/min"),
+        # Sign-in attempts get a tighter budget of their own.
         "auth": os.environ.get("API_RATE_AUTH", "20/min"),
     },
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.PageNumberPagination",
@@ -424,19 +420,20 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
-# Guests' requests to the learning pages that run the engine (the analysis
-# board), per page and per address; signed-in players have no limit
-# (games/learn/rate_limit.py).
-LEARN_RATE_ANON = os.environ.get("LEARN_RATE_ANON", "60/min")
-
-# The engine's searches on demand (hints, thinking, reviews, analysis, puzzles,
-# /api/analyse/; games/serving/engine_budget.py): searches per client (answers
-# from the cache are free), searches at once per server process (more are
-# refused, "busy", never queued), and whether they run in processes of their
-# own so a long search never slows the server's other requests.
-ENGINE_RATE_ANON = os.environ.get("ENGINE_RATE_ANON", "20/min")
-ENGINE_RATE_USER = os.environ.get("ENGINE_RATE_USER", "120/min")
+# The engine's searches on demand (hints, the AI's thinking, the analysis
+# board, puzzles, /api/analyse/; games/engine_work/). Budgets are seconds of
+# search a period, per visitor (an account, else the guest's session) and per
+# address (sized for a class behind one router); 3x3 and answers kept in the
+# cache cost nothing. Each server process hands searches to ENGINE_SLOTS
+# engine processes, with at most ENGINE_QUEUE waiting or running, and
+# ENGINE_SEARCHES_PER_VISITOR of them for one visitor; past that "busy".
+# ENGINE_PROCESSES off runs searches in the request's thread (the tests).
+ENGINE_SECONDS_GUEST = os.environ.get("ENGINE_SECONDS_GUEST", "30/min")
+ENGINE_SECONDS_USER = os.environ.get("ENGINE_SECONDS_USER", "60/min")
+ENGINE_SECONDS_ADDRESS = os.environ.get("ENGINE_SECONDS_ADDRESS", "600/min")
 ENGINE_SLOTS = int(os.environ.get("ENGINE_SLOTS", "2"))
+ENGINE_QUEUE = int(os.environ.get("ENGINE_QUEUE", "8"))
+ENGINE_SEARCHES_PER_VISITOR = int(os.environ.get("ENGINE_SEARCHES_PER_VISITOR", "2"))
 ENGINE_PROCESSES = env_flag("ENGINE_PROCESSES", True)
 
 # POSTs per client (signed-in user, else address) to the forms that take input;

@@ -47,13 +47,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # processes of tests/live/test_production_server.py (production settings).
 DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
 
-# Guests' budget for the learning pages (games/learn/rate_limit.py): the tests
-# are one "guest" asking hundreds of times a minute; the tests of the budget
-# itself set their own small one.
-LEARN_RATE_ANON = "100000/min"
-
-# The engine's budget (games/serving/engine_budget.py): the same one client,
-# searching in the test's own process (where tests can count the searches);
-# the budget's own tests set small rates and slots.
-ENGINE_RATE_ANON = ENGINE_RATE_USER = "100000/min"
+# The engine's budget (games/engine_work/): the tests are one visitor asking
+# hundreds of times a minute, searching in the test's own process (where tests
+# can count the searches); the budget's own tests set small ones and the pool.
+ENGINE_SECONDS_GUEST = ENGINE_SECONDS_USER = ENGINE_SECONDS_ADDRESS = "100000/min"
 ENGINE_PROCESSES = False

@@ -41,6 +41,7 @@ ERROR_CODES = [
     ("not_claimable", "Nobody has run out of time."),
     ("too_late_to_abort", "A game is aborted only before its second move."),
     ("game_not_finished", "Only a finished game has a review."),
+    ("review_pending", "The game's review is being prepared: ask again after Retry-After (status 202)."),
     ("game_in_progress", "Finish this game first."),
     # Offers: draws, takebacks, rematches.
     ("no_draws_with_ai", "The AI takes no draw offers."),
@@ -77,8 +78,9 @@ ERROR_CODES = [
     ("chat_empty", "An empty message."),
     ("chat_too_long", "A message over the length allowed."),
     ("chat_rate_limited", "Messages sent too fast: see Retry-After."),
-    # The engine's searches on demand (games/serving/engine_budget.py).
+    # The engine's searches on demand (games/engine_work/).
     ("engine_refused", "The engine will not search for this request now: see Retry-After."),
-    ("engine_rate_limited", "Too many searches on demand from this client: see Retry-After."),
-    ("engine_busy", "Every search slot of the server is taken: try again (Retry-After)."),
+    ("engine_working", "The engine is searching this position: ask again after Retry-After (status 202)."),
+    ("engine_rate_limited", "Past this client's seconds of search for the minute: see Retry-After."),
+    ("engine_busy", "The engine's queue, or this client's share of it, is full: try again (Retry-After)."),
 ]

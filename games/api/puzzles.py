@@ -16,9 +16,8 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
-from games.api.schema import answers, operation
+from games.api.schema import ENGINE_WORKING, answers, operation
 from games.api.serializers import EvaluationSerializer, QueryFilterSerializer
-from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from games.learn import puzzle_selectors, solving
 from games.learn.models import Puzzle
 from games.play.models import Side, Variant
@@ -182,32 +181,34 @@ class PuzzleDetailApi(APIView):
 
 class PuzzleAttemptApi(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [AnonRateThrottle, UserRateThrottle, ScopedRateThrottle]
-    throttle_scope = "analyse"
 
     @operation(
         operation_id="puzzles_attempt",
         tags=["puzzles"],
         request=AttemptInputSerializer,
-        responses=answers(
-            {200: OpenApiResponse(AttemptSerializer, description="The moves, judged. Nothing is stored.")},
-            400,
-            404,
-            body=True,
-        ),
+        responses={
+            **answers(
+                {200: OpenApiResponse(AttemptSerializer, description="The moves, judged. Nothing is stored.")},
+                400,
+                404,
+                body=True,
+            ),
+            202: ENGINE_WORKING,
+        },
         description="Check the learner's moves on a puzzle, as the puzzle page does: each is judged by the "
         "engine afresh, and after each right one the opponent's best reply is played (send only your own "
         "moves). A move is right when it still wins within the moves the puzzle promised. The attempt is "
         "over at the win or at the first move that misses it; then `solution` is the line of best play. "
         "A cell off the board or taken, or a move after the attempt was over, is a 400 naming `played`. "
-        "Nothing is stored. Rate-limited like /api/analyse/.",
+        "Nothing is stored. The engine's searches are charged like /api/analyse/'s: a 4x4 or 5x5 position "
+        "not judged before is answered 202 (`engine_working`); send the same request again after Retry-After.",
     )
     def post(self, request, pk: int):
         data = AttemptInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         puzzle = puzzle_selectors.puzzle_detail(pk)
         try:
-            attempt = solving.attempt(puzzle.position, puzzle.win_in, data.validated_data["played"])
+            attempt = solving.attempt(puzzle.position, puzzle.win_in, data.validated_data["played"], request=request)
         except solving.InvalidAttempt as refusal:
             raise serializers.ValidationError({"played": [str(refusal)]}) from None
         return Response(AttemptSerializer({"puzzle": puzzle, "attempt": attempt}).data)

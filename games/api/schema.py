@@ -22,7 +22,7 @@ RETRY_AFTER = OpenApiParameter(
     "Retry-After",
     OpenApiTypes.INT,
     OpenApiParameter.HEADER,
-    response=[429, 503],
+    response=[202, 429, 503],
     description="Seconds to wait before asking again.",
 )
 
@@ -42,11 +42,18 @@ THROTTLED_OR_LOCKED_OUT = error(
 )
 UNSUPPORTED = error("The body is not JSON (`unsupported_media_type`).")
 TOO_LARGE = error("The body is over the site's limit of 64 KiB (`request_too_large`); it was not read.")
+ENGINE_WORKING = error(
+    "The engine has started searching this position (`engine_working`): send the same request again after "
+    "Retry-After, when the answer is ready."
+)
 UNAVAILABLE = error("The database or Redis is not answering (`service_unavailable`): try again after Retry-After.")
+REVIEW_PENDING = error(
+    "The game has ended but its review is still being prepared (`review_pending`): ask again after Retry-After."
+)
 
 
 def operation(*, parameters=(), **kwargs):
-    """extend_schema with what every operation shares: the Retry-After header of a 429 or 503."""
+    """extend_schema with what every operation shares: the Retry-After header of a 202, 429 or 503."""
     return extend_schema(parameters=[*parameters, RETRY_AFTER], **kwargs)
 
 

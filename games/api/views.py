@@ -21,21 +21,26 @@ from games.accounts import services as accounts_services
 from games.api import serializers as s
 from games.api.responses import challenge_response, game_response, player_of
 from games.api.schema import (
+    ENGINE_WORKING,
     PAIRING_REFUSED,
+    REVIEW_PENDING,
     THROTTLED_OR_LOCKED_OUT,
     answers,
     answers_to_a_challenge_action,
     operation,
 )
-from games.api.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from games.api.throttles import AnonRateThrottle, ScopedRateThrottle
+from games.engine_work import asking
+from games.engine_work import jobs as engine_jobs
 from games.errors import GameNotFinished
+from games.learn import review_selectors
 from games.learn import reviews as learn_reviews
 from games.lobby import pairing_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.models import PairingRequest
 from games.play import selectors, services
-from games.serving import engine_budget, engine_jobs
+from games.play.models import Status
 
 #: Seconds the engine may think about a position for /api/analyse/. Every
 #: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
@@ -200,25 +205,45 @@ class GameClaimTimeoutApi(APIView):
         return game_response(services.game_claim_timeout(game_id=pk, player=player_of(request)), request)
 
 
+#: Seconds a client waits before asking again for a review still being prepared.
+REVIEW_RETRY_AFTER = 2
+
+
+def _not_ready(*, code: str, message: str, retry_after: int) -> Response:
+    """202: what was asked for is being prepared; ask again after Retry-After. In the errors' shape."""
+    return Response(
+        {"code": code, "message": message}, status=status.HTTP_202_ACCEPTED, headers={"Retry-After": str(retry_after)}
+    )
+
+
 class GameReviewApi(APIView):
     @operation(
         operation_id="games_review",
         tags=["games"],
-        responses=answers({200: s.ReviewSerializer}, 401, 404, 409),
+        responses={**answers({200: s.ReviewSerializer}, 401, 404, 409), 202: REVIEW_PENDING},
         description="The engine's label for every move of a finished game, from exact outcomes: `best`, "
         "`inaccuracy` (same outcome, but a slower win or a sooner loss), `mistake` (a win thrown to a draw) "
         "or `blunder` (a win or a draw thrown to a loss); `unsolved` for a position not solved in time, "
         "and then `exact: false`. Also the move that decided the result, and for every move but the best "
         "the better cells and the line of best play after one of them (`better_move`). "
-        "409 (`game_not_finished`) before the end.",
+        "The review is made once, by the server, a moment after the game ends: until then 202 "
+        "(`review_pending`) with Retry-After. 409 (`game_not_finished`) before the end.",
     )
     def get(self, request, pk: int):
         game = selectors.game_detail(pk)
-        review = selectors.game_review(game)
-        if review is None:
+        if game.status != Status.FINISHED:
             raise GameNotFinished("the game is not finished: it is reviewed once it ends", game=game)
-        better = learn_reviews.better_moves(game, review)
-        return Response(s.ReviewSerializer({"game": game, "review": review}, context={"better_moves": better}).data)
+        reviewed = review_selectors.game_review(game)
+        if reviewed is None:
+            return _not_ready(
+                code="review_pending",
+                message="The review of this game is being prepared: ask again in a moment.",
+                retry_after=REVIEW_RETRY_AFTER,
+            )
+        better = learn_reviews.better_moves(reviewed)
+        return Response(
+            s.ReviewSerializer({"game": game, "review": reviewed.review}, context={"better_moves": better}).data
+        )
 
 
 # --------------------------------------------------------------------------
@@ -392,14 +417,12 @@ class PairingApi(APIView):
 
 class AnalyseApi(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [AnonRateThrottle, UserRateThrottle, ScopedRateThrottle]
-    throttle_scope = "analyse"
 
     @operation(
         operation_id="analyse",
         tags=["engine"],
         request=s.AnalyseInputSerializer,
-        responses=answers({200: s.AnalysisSerializer}, 400, 401, 403, body=True),
+        responses={**answers({200: s.AnalysisSerializer}, 400, 401, 403, body=True), 202: ENGINE_WORKING},
         description="The engine's evaluation of every empty cell for the player to move: a win, a draw or "
         "a loss under perfect play from both sides, and in how many moves. Exact on every board (3x3, 4x4 "
         f"and 5x5). The search has {ANALYSE_BUDGET:g} seconds; a cell it has not solved by then is "
@@ -408,22 +431,22 @@ class AnalyseApi(APIView):
         "a plain minimax would visit. `line` is the line of best play from the position (the principal "
         f"variation), found in at most {LINE_BUDGET:g} more seconds; `complete: false` when it stops short "
         "of the end. A finished position has no cells to evaluate: `cells` and the line are empty. "
-        "An impossible position is a 400 whose message says why. Open to anyone, with a tighter rate limit, "
-        "and the engine's own budget: a position asked before is answered from memory; a client past its "
-        "searches a minute hears 429 (`engine_rate_limited`), and a server whose search slots are all taken "
-        "503 (`engine_busy`), both with Retry-After.",
+        "An impossible position is a 400 whose message says why. Open to anyone. A 3x3 position, and any "
+        "position answered before, is answered at once and costs nothing. Any other position starts a "
+        "search and is answered 202 (`engine_working`) with Retry-After: send the same request again then. "
+        "Searches are charged in seconds of engine time to the client (the account, or the session) and "
+        "its address; past that budget 429 (`engine_rate_limited`), and with the engine's queue full 503 "
+        "(`engine_busy`), both with Retry-After.",
     )
     def post(self, request):
         board = _input(s.AnalyseInputSerializer, request.data)["board"]
-        position = str(board)
-        analysis, line = engine_budget.search(
+        analysis, line = asking.ask(
+            request,
             engine_jobs.analysis_and_line,
-            position,
+            str(board),
             ANALYSE_BUDGET,
             LINE_BUDGET,
             budget=ANALYSE_BUDGET + LINE_BUDGET,
-            kind="analyse-api",
-            key=position,
             complete=_complete,
         )
         return Response(s.AnalysisSerializer.of(board, analysis, line).data)

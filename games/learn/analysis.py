@@ -13,8 +13,9 @@ described in :mod:`games.learn.positions`:
     /analysis/?board=................&moves=5    4x4 after its first move
 
 A link that cannot be read whole shows what it can with a message saying
-what was wrong (status 400), never an error page. Guests have a budget of
-requests (:mod:`games.learn.rate_limit`): each one runs the engine.
+what was wrong (status 400), never an error page. A 4x4 or 5x5 position not
+analysed before sets the engine searching: the page says so and reloads
+itself until the answer is ready (:mod:`games.learn.engine_pages`).
 """
 
 from __future__ import annotations
@@ -25,19 +26,19 @@ from django.views.decorators.http import require_GET
 
 from games import engine
 from games.learn import explain, positions
+from games.learn.engine_pages import answers_for_the_engine
 from games.learn.position_analysis import PositionAnalysis, position_analysis
-from games.learn.rate_limit import limited_for_guests
 
 #: The empty boards a learner can start from.
 EMPTY_BOARDS = ((3, "3×3"), (4, "4×4"), (5, "5×5, four in a row"))
 
 
 @require_GET
-@limited_for_guests("analysis")
+@answers_for_the_engine
 def analysis(request):
     """The analysis board for the position the link carries (see the module's docstring)."""
     link = positions.read_link(request.GET.get("board"), request.GET.get("moves"), request.GET.get("ply"))
-    found = position_analysis(link.board)
+    found = position_analysis(request, link.board)
     context = analysis_context(link, found, base=reverse("games:analysis"))
     context["share_url"] = request.build_absolute_uri(context["here"])
     # A position that could not be read stays in the box, to be put right.

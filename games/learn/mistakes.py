@@ -3,7 +3,8 @@ blunder of a finished game, to find a move that keeps the outcome.
 
 Each attempt is a plain GET form (the board's empty cells are its buttons),
 so the page works without JavaScript and reading it never writes anything.
-The answer is judged against the engine's exact analysis of the position.
+The answer is judged against the engine's exact analysis of the position,
+made with the game's review by the background worker: the page never searches.
 
 Who may use it: anyone who may see the game. Game pages, their replays and
 their reviews are public already, and a lesson taken from someone else's
@@ -23,12 +24,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import engine
-from games.learn import reviews
-from games.learn.rate_limit import limited_for_guests
+from games.learn import review_selectors, reviews
 from games.play import selectors
 from games.play.models import Game, Status
 from games.play.players import current_player
-from games.serving import engine_budget
 
 SIDES = ("X", "O", "both")
 
@@ -91,7 +90,6 @@ def _cells(board: engine.Board, move: engine.MoveReview, answer, analysis) -> li
 
 
 @require_GET
-@limited_for_guests("mistakes_page")
 def mistakes_page(request, pk: int):
     """One mistake of a finished game at a time: its position, a form to try a
     move (``?cell=``), the verdict, and the answer with its line (``?show=1``)."""
@@ -111,8 +109,12 @@ def mistakes_page(request, pk: int):
     if game.status != Status.FINISHED:
         return render(request, "learn/mistakes.html", context, status=400 if errors else 200)
 
-    review = selectors.game_review(game)
-    every = {s: reviews.mistakes_of(review, None if s == "both" else s) for s in SIDES}
+    reviewed = review_selectors.game_review(game)
+    if reviewed is None:
+        # The background worker reviews a game a moment after it ends: nothing to try yet.
+        context["review_pending"] = True
+        return render(request, "learn/mistakes.html", context, status=400 if errors else 200)
+    every = {s: reviews.mistakes_of(reviewed.review, None if s == "both" else s) for s in SIDES}
     if not chosen.get("side") and side == yours and not every[yours]:
         # Nothing of yours to try again: the game's other mistakes are still worth a look.
         side, context["none_of_yours"] = "both", True
@@ -135,7 +137,9 @@ def mistakes_page(request, pk: int):
 
     move = mistakes[number - 1]
     board = game.board_at(move.ply)
-    answer = analysis = None
+    answer = None
+    # Each legal cell's outcome, stored with the review for every mistake and blunder.
+    analysis = reviewed.analyses[move.ply]
     cell = chosen.get("cell")
     if cell is not None:
         if cell >= board.size * board.size:
@@ -144,11 +148,8 @@ def mistakes_page(request, pk: int):
             name = reviews.cell_name(cell, board.size)
             errors.append(f"{name[:1].upper()}{name[1:]} is taken already: choose an empty cell.")
         else:
-            analysis = engine_budget.analysis(board, engine.DEFAULT_BUDGET)
             answer = reviews.judge_answer(board, move, cell, analysis)
     shown = bool(chosen.get("show"))
-    if shown and analysis is None:
-        analysis = engine_budget.analysis(board, engine.DEFAULT_BUDGET)
     solved = shown or (answer is not None and answer.keeps)
     context.update(
         move=move,
@@ -157,7 +158,7 @@ def mistakes_page(request, pk: int):
         answer=answer,
         shown=shown,
         cells=_cells(board, move, answer, analysis if shown else None),
-        lesson=reviews.move_lesson(game, review, move.ply) if solved else None,
+        lesson=reviews.move_lesson(game, reviewed, move.ply) if solved else None,
         previous=number - 1 if number > 1 else None,
         next=number + 1 if number < len(mistakes) else None,
     )

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET
 
 from games import engine
 from games.learn import puzzle_selectors, solving
+from games.learn.engine_pages import answers_for_the_engine
 from games.learn.models import Puzzle
-from games.learn.rate_limit import limited_for_guests
 from games.play.models import Variant
 
 #: Puzzles on a page of a board's list.
@@ -53,7 +53,7 @@ def puzzle_board(request, variant: str):
 
 
 @require_GET
-@limited_for_guests("puzzle")
+@answers_for_the_engine
 def puzzle(request, pk: int):
     """One puzzle: ``?played=`` holds the learner's moves so far, ``cell`` adds
     one (the board's buttons), ``solution=1`` gives up and shows the line."""
@@ -64,10 +64,10 @@ def puzzle(request, pk: int):
     error = ""
     try:
         played = _cells(request.GET.get("played", "")) + _cells(request.GET.get("cell", ""))
-        attempt = solving.attempt(found.position, found.win_in, played)
+        attempt = solving.attempt(found.position, found.win_in, played, request=request)
     except (ValueError, solving.InvalidAttempt) as refusal:
         error = f"Those moves are not an answer to this puzzle: {refusal}. Here it is from the start."
-        attempt = solving.attempt(found.position, found.win_in, [])
+        attempt = solving.attempt(found.position, found.win_in, [], request=request)
     gave_up = request.GET.get("solution") == "1" and not attempt.is_over
     context = puzzle_context(found, attempt, gave_up=gave_up, error=error)
     partial = request.headers.get("X-Partial") == "1"

@@ -7,29 +7,29 @@ the game goes on after it and after the move played, and, for the move that
 decided the game, why it did. Cells are named the way the move list names
 them, "row 2, col 3", everywhere here.
 
-Lines cost engine time on 4x4 and 5x5, so a page asks for one move's lines
-(:func:`move_lesson`) and the API for the better moves' lines within one
-budget (:func:`better_moves`). Both are cached: a finished game never changes.
+All of it is searched once, by the background worker, a moment after the game
+ends (:func:`review_with_lessons`, stored by
+``games.learn.review_services.game_review_store``); the game page, its replay,
+the API and the mistakes trainer read what was stored (:class:`ReviewedGame`)
+and never search.
 """
 
 from __future__ import annotations
 
-import time
-from contextlib import suppress
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from django.core.cache import cache
-
 from games import engine
-from games.serving import engine_budget, engine_jobs, outages
 
-#: Seconds each line on a page may take (4x4 and 5x5; 3x3 is a table look-up).
-LESSON_LINE_BUDGET = 2.0
-#: Seconds all the better moves' lines of one game may take together, for the API.
-REVIEW_LINES_BUDGET = 6.0
-#: How long lines are kept: a day when complete, ten minutes when a budget ran
-#: out (a later try, with the engine's memory warmer, may finish them).
-_KEEP_COMPLETE, _KEEP_PARTIAL = 24 * 3600, 600
+#: Seconds the background worker gives the engine for a whole game's review on
+#: 4x4 and 5x5 (3x3 is a table look-up). Nobody waits on it, so it is generous:
+#: a move still unsolved after it is labelled "unsolved", never guessed.
+REVIEW_BUDGET = 120.0
+#: Seconds for each line of best play a lesson shows.
+LINE_BUDGET = 20.0
+#: Seconds for the analysis of the position before each mistake and blunder,
+#: against which the mistakes trainer judges a learner's answer.
+ANALYSIS_BUDGET = 30.0
 
 
 # --------------------------------------------------------------------------
@@ -197,41 +197,83 @@ def decisive_summary(review: engine.Review | None, size: int) -> str:
     return f"{move.player} at {cell_name(move.cell, size)}: {why_decisive(move)}"
 
 
-def _lines_key(game, ply: int) -> str:
-    return f"lesson-lines:{game.pk}:{game.move_count}:{ply}"
+# --------------------------------------------------------------------------
+# A finished game's review with everything its lessons show, as stored.
 
 
-def _lesson_lines(game, move: engine.MoveReview, budget: float) -> tuple[engine.Line, engine.Line]:
-    """(best play after the better move, best play after the move played), cached per game and ply."""
-    key = _lines_key(game, move.ply)
-    with suppress(*outages.REDIS_DOWN):
-        lines = cache.get(key)
-        if lines is not None:
-            return lines
-    before = game.board_at(move.ply)
-    better = engine_budget.search(engine_jobs.line, str(before.play(move.best_cells[0])), budget, budget=budget)
-    played = engine_budget.search(engine_jobs.line, str(before.play(move.cell)), budget, budget=budget)
-    lines = (better, played)
-    with suppress(*outages.REDIS_DOWN):
-        cache.set(key, lines, _KEEP_COMPLETE if better.complete and played.complete else _KEEP_PARTIAL)
-    return lines
+@dataclass(frozen=True)
+class ReviewedGame:
+    """The engine's review of a finished game, with what its lessons show:
+    for every move labelled inaccuracy, mistake or blunder the lines of best
+    play after the better move and after the move played, and for every
+    mistake and blunder each legal cell's evaluation in the position before
+    it (what the mistakes trainer judges an answer by)."""
+
+    review: engine.Review
+    lines: dict[int, tuple[engine.Line, engine.Line]]  # ply: (after the better move, after the move played)
+    analyses: dict[int, dict[int, engine.Evaluation]]  # ply: {cell: evaluation} before the move
+
+    def to_json(self) -> dict:
+        """As plain values, for a JSON column: :meth:`from_json` gives the same ReviewedGame back."""
+        return {
+            **self.review.to_dict(),
+            "lines": [
+                {"ply": ply, "better": better.to_dict(), "played": played.to_dict()}
+                for ply, (better, played) in sorted(self.lines.items())
+            ],
+            "analyses": [
+                {"ply": ply, "cells": [{"cell": cell, **e.to_dict()} for cell, e in sorted(cells.items())]}
+                for ply, cells in sorted(self.analyses.items())
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> ReviewedGame:
+        """The ReviewedGame :meth:`to_json` made ``data`` of."""
+        review = engine.Review.from_dict({key: data[key] for key in ("moves", "decisive_ply", "exact")})
+        lines = {
+            line["ply"]: (engine.Line.from_dict(line["better"]), engine.Line.from_dict(line["played"]))
+            for line in data["lines"]
+        }
+        analyses = {
+            analysis["ply"]: {cell["cell"]: engine.Evaluation.from_dict(cell) for cell in analysis["cells"]}
+            for analysis in data["analyses"]
+        }
+        return cls(review, lines, analyses)
 
 
-def move_lesson(game, review: engine.Review | None, ply: int, budget: float = LESSON_LINE_BUDGET) -> Lesson | None:
+def review_with_lessons(cells: Sequence[int], size: int) -> ReviewedGame:
+    """Review the game ``cells`` played on a ``size`` board and search what its
+    lessons show, with the engine itself and the generous budgets above: the
+    background worker's work, never a request's."""
+    review = engine.review(cells, size=size, budget=REVIEW_BUDGET)
+    lines, analyses = {}, {}
+    before = engine.Board.empty(size)
+    for move in review.moves:
+        if move.label in engine.LABELS[1:] and move.best_cells:
+            lines[move.ply] = (
+                engine.principal_variation(before.play(move.best_cells[0]), budget=LINE_BUDGET),
+                engine.principal_variation(before.play(move.cell), budget=LINE_BUDGET),
+            )
+        if move.label in TO_RETRY:
+            analyses[move.ply] = dict(engine.analyse(before, budget=ANALYSIS_BUDGET))
+        before = before.play(move.cell)
+    return ReviewedGame(review, lines, analyses)
+
+
+def move_lesson(game, reviewed: ReviewedGame | None, ply: int) -> Lesson | None:
     """The lesson of move ``ply`` (0 for the first) of a reviewed game, or None
-    when there is no such move or no review. Lines are worked out for this
-    move only, and only when it was not the best."""
-    if review is None or not 0 <= ply < len(review.moves):
+    when there is no such move or no review (yet)."""
+    if reviewed is None or not 0 <= ply < len(reviewed.review.moves):
         return None
-    move = review.moves[ply]
-    size = game.size
+    move = reviewed.review.moves[ply]
     better_line = played_line = None
-    if move.label in engine.LABELS[1:] and move.best_cells:
-        better, played = _lesson_lines(game, move, budget)
+    if ply in reviewed.lines:
+        better, played = reviewed.lines[ply]
         before = game.board_at(move.ply)
         better_line = shown_line(before, (move.best_cells[0], *better.cells), better.complete)
         played_line = shown_line(before.play(move.cell), played.cells, played.complete)
-    return Lesson(move, size, review.decisive_ply == ply, better_line, played_line)
+    return Lesson(move, game.size, reviewed.review.decisive_ply == ply, better_line, played_line)
 
 
 # --------------------------------------------------------------------------
@@ -247,29 +289,10 @@ class BetterMove:
     line: engine.Line
 
 
-def better_moves(game, review: engine.Review, budget: float = REVIEW_LINES_BUDGET) -> dict[int, BetterMove]:
-    """``{ply: BetterMove}`` for every move labelled inaccuracy, mistake or
-    blunder. All the lines share ``budget`` seconds; a line not finished in
-    time is returned as far as it was proven (``complete`` False)."""
-    key = f"review-lines:{game.pk}:{game.move_count}"
-    with suppress(*outages.REDIS_DOWN):
-        known = cache.get(key)
-        if known is not None:
-            return known
-    deadline = time.perf_counter() + budget
-    board = engine.Board.empty(game.size)
-    found = {}
-    for move in review.moves:
-        if move.label in engine.LABELS[1:] and move.best_cells:
-            cell = move.best_cells[0]
-            left = max(0.0, deadline - time.perf_counter())
-            line = engine_budget.search(engine_jobs.line, str(board.play(cell)), left, budget=left)
-            found[move.ply] = BetterMove(cell, line)
-        board = board.play(move.cell)
-    complete = all(better.line.complete for better in found.values())
-    with suppress(*outages.REDIS_DOWN):
-        cache.set(key, found, _KEEP_COMPLETE if complete else _KEEP_PARTIAL)
-    return found
+def better_moves(reviewed: ReviewedGame) -> dict[int, BetterMove]:
+    """``{ply: BetterMove}`` for every move labelled inaccuracy, mistake or blunder."""
+    moves = reviewed.review.moves
+    return {ply: BetterMove(moves[ply].best_cells[0], better) for ply, (better, _) in reviewed.lines.items()}
 
 
 # --------------------------------------------------------------------------
@@ -320,9 +343,12 @@ class Answer:
     message: str
 
 
-def judge_answer(board: engine.Board, move: engine.MoveReview, cell: int, analysis: engine.Analysis) -> Answer:
+def judge_answer(
+    board: engine.Board, move: engine.MoveReview, cell: int, analysis: Mapping[int, engine.Evaluation]
+) -> Answer:
     """Whether playing ``cell`` in ``board`` (the position before ``move``) keeps the outcome
-    the move played threw away, in words. ``analysis`` is ``engine.analyse(board)``."""
+    the move played threw away, in words. ``analysis`` is ``engine.analyse(board)``, as stored
+    with the review (:attr:`ReviewedGame.analyses`)."""
     mover, name = move.player, cell_name(cell, board.size)
     evaluation = analysis[cell]
     if not evaluation.exact:

@@ -1,8 +1,9 @@
 """Checking a learner's answer to a puzzle, move by move, with the engine.
 
-Plain Python over the engine; its searches go through the engine budget
-(games/serving/engine_budget.py), so a page or an API call that asks too much
-is refused (EngineRefused) rather than served. What the learner played arrives from
+Plain Python over the engine; its searches go through the engine's queue
+(games/engine_work/), charged to the visitor who asked: a position not
+answered at once raises EngineWorking (ask again in a moment), and one asked
+past the visitor's budget EngineRateLimited. What the learner played arrives from
 a page's address or an API body, so nothing in it is trusted: the moves are
 replayed from the puzzle's position, each one judged by the engine's exact
 analysis, and the opponent's replies are the engine's own (never read from
@@ -17,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import engine
-from games.serving import engine_budget, engine_jobs
+from games.engine_work import asking
+from games.engine_work import jobs as engine_jobs
 
 #: Seconds the opponent's reply may take to find (the puzzles are forced wins: far less is needed).
 REPLY_BUDGET = 3.0
@@ -103,9 +105,9 @@ def cells_in_words(cells) -> str:
     return f"cells {', '.join(cells[:-1])} and {cells[-1]}"
 
 
-def attempt(position: str, win_in: int, played) -> Attempt:
+def attempt(position: str, win_in: int, played, *, request=None) -> Attempt:
     """Judge ``played`` (the learner's cells, in order) on the puzzle at
-    ``position`` that wins in ``win_in`` moves. Raises InvalidAttempt for a
+    ``position`` that wins in ``win_in`` moves, for ``request``'s visitor. Raises InvalidAttempt for a
     cell off the board or taken, or one played after the puzzle was over."""
     start = engine.Board.from_string(position)
     board = start
@@ -119,7 +121,7 @@ def attempt(position: str, win_in: int, played) -> Attempt:
             raise InvalidAttempt(f"{cell!r} is not a cell of the {board.variant} board (0 to {board.size**2 - 1})")
         if cell not in board.legal_moves:
             raise InvalidAttempt(f'cell {cell} is taken in "{board}"')
-        step = _judge(board, cell, win_in - (board.ply - start.ply))
+        step = _judge(request, board, cell, win_in - (board.ply - start.ply))
         steps.append(step)
         if step.verdict in ("wins", "solved"):
             board = board.play(cell)
@@ -128,10 +130,10 @@ def attempt(position: str, win_in: int, played) -> Attempt:
     return Attempt(start, tuple(steps), board)
 
 
-def _judge(board: engine.Board, cell: int, moves_left: int) -> Step:
+def _judge(request, board: engine.Board, cell: int, moves_left: int) -> Step:
     """The learner plays ``cell`` with ``moves_left`` moves of the promise to go."""
     me, them = board.to_move, engine.other_side(board.to_move)
-    analysis = engine_budget.analysis(board, engine.DEFAULT_BUDGET)
+    analysis = asking.analysis(request, board, engine.DEFAULT_BUDGET)
     evaluation = analysis[cell]
     in_time = tuple(
         sorted(c for c, e in analysis.items() if e.outcome == "win" and e.plies is not None and e.plies <= moves_left)
@@ -143,7 +145,7 @@ def _judge(board: engine.Board, cell: int, moves_left: int) -> Step:
         if after.is_game_over():
             k = _IN_A_ROW.get(engine.VARIANTS[board.variant][1], "")
             return Step(cell, me, "solved", evaluation, None, in_time, f"That wins: {k} in a row. Solved!")
-        reply = _best_reply(after)
+        reply = _best_reply(request, after)
         message = f"That wins: {them}'s best reply is cell {reply}. Your move."
         return Step(cell, me, "wins", evaluation, reply, in_time, message)
     answer = _the_answer(in_time)
@@ -162,14 +164,14 @@ def _judge(board: engine.Board, cell: int, moves_left: int) -> Step:
     return Step(cell, me, "loses", evaluation, None, in_time, message)
 
 
-def _best_reply(board: engine.Board) -> int:
+def _best_reply(request, board: engine.Board) -> int:
     """The opponent's best reply: the first move of the line of best play, as the
     stored solution has it; if that line runs out of time, the perfect move."""
     position = str(board)
-    line = engine_budget.search(engine_jobs.line, position, REPLY_BUDGET, budget=REPLY_BUDGET)
+    line = asking.ask(request, engine_jobs.line, position, REPLY_BUDGET, budget=REPLY_BUDGET)
     if line.cells:
         return line.cells[0]
-    return engine_budget.search(engine_jobs.perfect_move, position, 0, budget=REPLY_BUDGET)
+    return asking.ask(request, engine_jobs.perfect_move, position, 0, budget=REPLY_BUDGET)
 
 
 def _the_answer(cells: tuple[int, ...]) -> str:

@@ -18,7 +18,9 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from games import engine
-from games.learn.rate_limit import limited_for_guests
+from games.engine_work import asking
+from games.engine_work import jobs as engine_jobs
+from games.learn.engine_pages import answers_for_the_engine
 from games.learn.tree_form import TreeForm
 
 ALGORITHM_NAMES = {"minimax": "Plain minimax", "alphabeta": "Alpha-beta"}
@@ -34,8 +36,12 @@ def default_position() -> str:
     return engine.fatalist_examples()[-1].position
 
 
+#: Seconds the tree's search and counts may take (a 3x3 tree takes well under one).
+TREE_BUDGET = 5.0
+
+
 @require_GET
-@limited_for_guests("tree")
+@answers_for_the_engine
 def tree(request):
     """The tree explorer: ``?board=...&algorithm=alphabeta&order=centre&step=N``."""
     data = request.GET.dict()
@@ -46,8 +52,19 @@ def tree(request):
     if "board" in form.errors:
         return render(request, "learn/tree.html", {"form": form, "refused": form.errors["board"][0]})
     board = form.cleaned_data.get("board") or engine.Board.from_string(default_position())
-    search = engine.search_tree(
-        board, choices["algorithm"], choices["scoring"], choices["order"], choices["seed"], choices.get("depth")
+    # Every node of a 3x3 tree recorded, and counted under each move order:
+    # a search of its own, made by the engine's pool and kept for the next visit.
+    search, counts = asking.ask(
+        request,
+        engine_jobs.tree,
+        str(board),
+        choices["algorithm"],
+        choices["scoring"],
+        choices["order"],
+        choices["seed"],
+        choices.get("depth"),
+        budget=TREE_BUDGET,
+        at_once=False,
     )
     steps = len(search.nodes)
     step = min(choices["step"], steps) - 1 if "step" in choices else None
@@ -81,7 +98,7 @@ def tree(request):
             "root_value": signed(search.value),
             "root_words": outcome_words(search.value, search.scoring, 0),
             "cells": _root_cells(board, query),
-            "counts": _ordering_counts(board, search),
+            "counts": _ordering_counts(search, counts),
             "names": {
                 "algorithm": ALGORITHM_NAMES[search.algorithm],
                 "scoring": SCORING_NAMES[search.scoring],
@@ -92,7 +109,6 @@ def tree(request):
 
 
 @require_GET
-@limited_for_guests("tree_scoring")
 def tree_scoring(request):
     """Depth-aware against fatalist scores, side by side on the positions the engine found."""
     examples = []
@@ -316,19 +332,17 @@ def _root_cells(board: engine.Board, query: dict | None, marked: dict | None = N
     return cells
 
 
-def _ordering_counts(board: engine.Board, search: engine.SearchTree) -> dict:
+def _ordering_counts(search: engine.SearchTree, counts: dict[str, int]) -> dict:
     """Positions each search visits from here, by move order, with this page's scoring and seed."""
-    minimax = engine.nodes_visited(board, "minimax", search.scoring)
-    rows = []
-    for order in engine.TREE_ORDERS:
-        count = engine.nodes_visited(board, "alphabeta", search.scoring, order, search.seed)
-        rows.append(
-            {
-                "order": order,
-                "name": ORDER_NAMES[order] + (f" (seed {search.seed})" if order == "random" else ""),
-                "alphabeta": count,
-                "share": f"{count / minimax:.1%}",
-                "current": order == search.order,
-            }
-        )
+    minimax = counts["minimax"]
+    rows = [
+        {
+            "order": order,
+            "name": ORDER_NAMES[order] + (f" (seed {search.seed})" if order == "random" else ""),
+            "alphabeta": counts[order],
+            "share": f"{counts[order] / minimax:.1%}",
+            "current": order == search.order,
+        }
+        for order in engine.TREE_ORDERS
+    ]
     return {"minimax": minimax, "rows": rows}

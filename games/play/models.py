@@ -90,6 +90,10 @@ class Termination(models.TextChoices):
 #: Statuses of a game that has no result (yet).
 UNFINISHED = ["in_progress", "aborted"]
 
+#: What is said where the engine's help was asked for and
+#: ``Game.engine_help_allowed`` says no.
+ENGINE_HELP_OFF = "Hints and the engine's view are off while a game between people is in progress"
+
 
 class GameQuerySet(models.QuerySet):
     def of_player(self, user) -> GameQuerySet:
@@ -259,6 +263,13 @@ class Game(models.Model):
     @property
     def is_against_ai(self) -> bool:
         return bool(self.ai_side)
+
+    @property
+    def engine_help_allowed(self) -> bool:
+        """Whether the engine may help with this game now: a hint, its thinking,
+        a link to the analysis board. Always against the AI; between people
+        only once the game is over, or one player could play the engine's moves."""
+        return bool(self.ai_side) or not self.is_in_progress
 
     @property
     def awaits_ai(self) -> bool:

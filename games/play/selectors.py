@@ -1,15 +1,10 @@
-"""Reads about games: one game, a player's games and history, a finished game's review."""
+"""Reads about games: one game, a player's games and history."""
 
 from __future__ import annotations
 
-from contextlib import suppress
-
-from django.core.cache import cache
 from django.db.models import F, Q, prefetch_related_objects
 
-from games import engine
 from games.play.models import Game, Result, Status
-from games.serving import engine_budget, engine_jobs, outages
 
 RESULT_FILTERS = {
     "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
@@ -113,29 +108,6 @@ def recent_results(user, limit: int = 5) -> list[Game]:
 def player_recent_games(user, limit: int = 10) -> list[Game]:
     """A player's latest games, finished or not, newest first."""
     return PlayerGamesNewestFirst(user)[0:limit]
-
-
-def game_review(game: Game):
-    """The engine's review of a finished game (an ``engine.Review``), or None
-    while it is not finished. Kept in the cache under the game page's key:
-    a finished game never changes."""
-    if game.status != Status.FINISHED:
-        return None
-    # "exact": reviews cached before every board was solved exactly carry old labels.
-    key = f"review:exact:{game.pk}:{game.move_count}"
-    # The cache only saves work: while Redis is down the review is worked out afresh.
-    with suppress(*outages.REDIS_DOWN):
-        review = cache.get(key)
-        if review is not None:
-            return review
-    # Searched within the engine budget: counted against whoever asked, in a
-    # free slot (games/serving/engine_budget.py); EngineRefused otherwise.
-    review = engine_budget.search(engine_jobs.review, tuple(game.cells), game.size, budget=engine.REVIEW_BUDGET)
-    # A review with a position not solved in time is kept ten minutes only: a
-    # later try may solve it.
-    with suppress(*outages.REDIS_DOWN):
-        cache.set(key, review, 24 * 3600 if review.exact else 600)
-    return review
 
 
 def games_owing_ai_move(*, unchanged_since=None):

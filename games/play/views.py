@@ -17,19 +17,22 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import engine
-from games.errors import EngineRefused, GameError
+from games.engine_work import asking
+from games.engine_work import jobs as engine_jobs
+from games.errors import EngineRefused, EngineWorking, GameError
+from games.learn import review_selectors
 from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import ChallengeStatus
 from games.play import chat_selectors, offers, selectors, services
 from games.play.forms import NewGameForm
-from games.play.models import Game
+from games.play.models import ENGINE_HELP_OFF, Game, Status
 from games.play.players import current_player
-from games.serving import engine_budget, engine_jobs
 from games.serving.first_visit import for_first_visits
 from games.serving.http import status_of
 
@@ -111,10 +114,18 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     board = game.board_at(shown_ply)
     your_turn = bool(side) and game.is_in_progress and not replaying and board.to_move == side
     analysis = recommended = None
-    engine_refused = ""
+    engine_refused = engine_off = ""
+    engine_working = False
+    if (hint or thinking) and not game.engine_help_allowed:
+        # Asked by hand (the panel offers neither): the page, without a search, saying why.
+        hint = thinking = False
+        engine_off = ENGINE_HELP_OFF
     if (hint or thinking) and not board.is_game_over() and not replaying:
         try:
-            analysis, recommended = _engine_view(board, hint, seed=game.seed + shown_ply)
+            analysis, recommended = _engine_view(request, board, hint, seed=game.seed + shown_ply)
+        except EngineWorking:
+            # The page renders now, says the engine is working, and asks again (game.js, or a reload).
+            engine_working = True
         except EngineRefused as refusal:
             # The page still renders, without the engine's view, saying why.
             engine_refused = refusal.message
@@ -122,13 +133,12 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     last = game.cells[shown_ply - 1] if shown_ply else None
     size = game.size
     # A finished game teaches the move that led to the shown position: its
-    # label, the better move (marked on the board) and the lines after both.
-    try:
-        review = selectors.game_review(game)
-        lesson = learn_reviews.move_lesson(game, review, shown_ply - 1) if shown_ply else None
-    except EngineRefused as refusal:
-        review = lesson = None
-        engine_refused = refusal.message
+    # label, the better move (marked on the board) and the lines after both,
+    # as the background worker stored them a moment after the game ended.
+    reviewed = review_selectors.game_review(game)
+    review = reviewed.review if reviewed else None
+    review_pending = reviewed is None and game.status == Status.FINISHED
+    lesson = learn_reviews.move_lesson(game, reviewed, shown_ply - 1) if shown_ply else None
     better = set(lesson.better_cells) if lesson else set()
     cells = []
     for index, mark in enumerate(str(board)):
@@ -179,6 +189,11 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "plies": range(game.move_count + 1),
         "moves": moves,
         "review": review,
+        "review_pending": review_pending,
+        # Where the panel asks again while it waits for the engine or the review (game.js, or a reload).
+        "ask_again": _game_url(game, thinking, hint=hint, ply=shown_ply if replaying else None)
+        if engine_working or review_pending
+        else "",
         "lesson": lesson,
         "decided": learn_reviews.decisive_summary(review, size),
         "analysis": analysis,
@@ -186,6 +201,8 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "hint": hint,
         "recommended": recommended,
         "engine_refused": engine_refused,
+        "engine_working": engine_working,
+        "engine_off": engine_off,
         "error": error,
         "x_name": game.player_name("X"),
         "o_name": game.player_name("O"),
@@ -200,22 +217,20 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
 HINT_BUDGET = 3.0
 
 
-def _engine_view(board: engine.Board, hint: bool, seed: int) -> tuple[engine.Analysis, int | None]:
-    """(the analysis of ``board``, the hint's cell or None), within the engine
-    budget: from the cache when asked before, else counted and searched."""
-    position = str(board)
+def _engine_view(request, board: engine.Board, hint: bool, seed: int) -> tuple[engine.Analysis, int | None]:
+    """(the analysis of ``board``, the hint's cell or None) through the engine's
+    queue (games/engine_work/): EngineWorking while it searches."""
     if hint:
-        return engine_budget.search(
+        return asking.ask(
+            request,
             engine_jobs.hint,
-            position,
+            str(board),
             HINT_BUDGET,
             seed,
             budget=HINT_BUDGET,
-            kind="hint",
-            key=f"{position}:{seed}",
             complete=lambda found: found[0].exact,
         )
-    return engine_budget.analysis(board, HINT_BUDGET), None
+    return asking.analysis(request, board, HINT_BUDGET), None
 
 
 def _between_people(request, game: Game, side: str | None) -> dict:
@@ -270,7 +285,8 @@ def _render_game(request, game: Game, *, status: int = 200, error: str = "", ref
 @require_GET
 def game_page(request, pk: int):
     """A game: play it if it is yours and your turn, replay it with ?ply=N,
-    ask for a hint with ?hint=1, see the AI's evaluation with ?thinking=1.
+    ask for a hint with ?hint=1, see the AI's evaluation with ?thinking=1
+    (not in a game between people in progress: Game.engine_help_allowed).
     Reading changes nothing: a move the AI still owes is shown as owed."""
     return _render_game(
         request,
@@ -302,9 +318,12 @@ def play_move(request, pk: int):
     return redirect(_game_url(result.game, thinking))
 
 
-def _game_url(game: Game, thinking: bool = False) -> str:
+def _game_url(game: Game, thinking: bool = False, *, hint: bool = False, ply: int | None = None) -> str:
+    """The game page's address, with the engine's view, the hint or a replayed ply asked for."""
+    query = {"hint": "1" if hint else "", "thinking": "1" if thinking else "", "ply": "" if ply is None else ply}
+    query = urlencode({name: value for name, value in query.items() if value != ""})
     url = reverse("games:game", args=[game.pk])
-    return f"{url}?thinking=1" if thinking else url
+    return f"{url}?{query}" if query else url
 
 
 def game_action(request, pk: int, action, refused: str):

@@ -48,6 +48,15 @@ class Evaluation:
             return "not solved in time"
         return f"{self.outcome} in {self.plies}"
 
+    def to_dict(self) -> dict:
+        """As plain values (for JSON): :meth:`from_dict` gives the same Evaluation back."""
+        return {"outcome": self.outcome, "plies": self.plies, "score": self.score, "exact": self.exact}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Evaluation:
+        """The Evaluation :meth:`to_dict` made ``data`` of."""
+        return cls(data["outcome"], data["plies"], data["score"], data["exact"])
+
 
 UNSOLVED = Evaluation("unsolved", None, 0, exact=False)
 

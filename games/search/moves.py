@@ -168,6 +168,15 @@ class Line:
     cells: tuple[int, ...]
     complete: bool
 
+    def to_dict(self) -> dict:
+        """As plain values (for JSON): :meth:`from_dict` gives the same Line back."""
+        return {"cells": list(self.cells), "complete": self.complete}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Line:
+        """The Line :meth:`to_dict` made ``data`` of."""
+        return cls(tuple(data["cells"]), data["complete"])
+
 
 #: Seconds a principal variation may take in all, by default.
 LINE_BUDGET = 3.0

@@ -32,6 +32,31 @@ class MoveReview:
     best: Evaluation
     best_cells: tuple[int, ...]
 
+    def to_dict(self) -> dict:
+        """As plain values (for JSON): :meth:`from_dict` gives the same MoveReview back."""
+        return {
+            "ply": self.ply,
+            "player": self.player,
+            "cell": self.cell,
+            "label": self.label,
+            "played": self.played.to_dict(),
+            "best": self.best.to_dict(),
+            "best_cells": list(self.best_cells),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> MoveReview:
+        """The MoveReview :meth:`to_dict` made ``data`` of."""
+        return cls(
+            data["ply"],
+            data["player"],
+            data["cell"],
+            data["label"],
+            Evaluation.from_dict(data["played"]),
+            Evaluation.from_dict(data["best"]),
+            tuple(data["best_cells"]),
+        )
+
 
 @dataclass(frozen=True)
 class Review:
@@ -40,6 +65,19 @@ class Review:
     moves: tuple[MoveReview, ...]
     decisive_ply: int | None
     exact: bool
+
+    def to_dict(self) -> dict:
+        """As plain values (for JSON): :meth:`from_dict` gives the same Review back."""
+        return {
+            "moves": [move.to_dict() for move in self.moves],
+            "decisive_ply": self.decisive_ply,
+            "exact": self.exact,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Review:
+        """The Review :meth:`to_dict` made ``data`` of."""
+        return cls(tuple(MoveReview.from_dict(move) for move in data["moves"]), data["decisive_ply"], data["exact"])
 
     def counts(self) -> dict[str, int]:
         out = {label: 0 for label in LABELS}

@@ -1,8 +1,8 @@
 """Who is asking: the one place the site works out a client's address.
 
 Throttles (games/api/throttles.py), the sign-in lockout (django-axes,
-settings.AXES_CLIENT_IP_CALLABLE), the learning pages' budget
-(games/learn/rate_limit.py) and the logs all key on ``client_address``.
+settings.AXES_CLIENT_IP_CALLABLE), the engine's budget per address
+(games/engine_work/budget.py) and the logs all key on ``client_address``.
 
 ``X-Forwarded-For`` is anyone's to write, so it is believed only when the
 connection comes from a proxy listed in settings.FORWARDED_ALLOW_IPS, the same

@@ -11,6 +11,7 @@ from games.errors import (
     ChatRateLimited,
     EngineBusy,
     EngineRateLimited,
+    EngineWorking,
     GameError,
     InvalidInput,
     NotAPlayer,
@@ -24,11 +25,12 @@ STATUSES: list[tuple[type[GameError], int]] = [
     (SignInLocked, 429),  # too many failed sign-ins: wait
     (ChatRateLimited, 429),  # chat messages sent too fast: wait
     (EngineRateLimited, 429),  # too many searches asked of the engine: wait
-    (EngineBusy, 503),  # every search slot of this server taken: try again in a moment
+    (EngineBusy, 503),  # the engine's queue is full: try again in a moment
+    (EngineWorking, 202),  # the search has started: ask again in a moment
     (GameError, 409),  # well formed, but the game (or challenge, or account) refuses it now
 ]
 
 
 def status_of(error: GameError) -> int:
-    """The HTTP status of a refusal: 400, 403, 409, 429 or 503."""
+    """The HTTP status of a refusal: 400, 403, 409, 429 or 503 (202 for a search under way)."""
     return next(status for cls, status in STATUSES if isinstance(error, cls))

@@ -3,9 +3,7 @@
 One fixed window per period: the count of ``key`` in the current window, kept
 in the cache (shared by every server process when Redis carries it), expires
 with the window. While the cache is down nobody is limited. The forms that
-take input (games/serving/form_limits.py), the engine's searches on demand
-(games/serving/engine_budget.py) and the guests' learning pages
-(games/learn/rate_limit.py) each keep their own budgets with it.
+take input (games/serving/form_limits.py) keep their budgets with it.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ see docs/operations.md). It:
 - makes the moves the AI owes (a server stopped while it thought);
 - pairs the players waiting for a quick game whose rating ranges have widened
   enough meanwhile, and expires the requests nobody's page checks in on;
+- reviews the games that have just ended, a few every two seconds, and stores
+  each review with its game (the pages and the API read it, never search);
 - makes new puzzles from the finished games, every hour.
 
 It keeps no state of its own: each pass asks the database which games are
@@ -81,6 +83,21 @@ def _pair_waiting() -> None:
         logger.info("paired %d quick game(s)", started)
 
 
+#: Games reviewed per pass of the reviews job, the longest finished first. A
+#: few: each pass asks the database afresh, so a game another worker reviewed
+#: meanwhile is not searched again (``manage.py review_games`` does a whole
+#: existing database at once).
+REVIEWS_PER_PASS = 5
+
+
+def _review_finished_games() -> None:
+    from games.learn import review_services
+
+    reviewed = review_services.games_review(limit=REVIEWS_PER_PASS)
+    if reviewed:
+        logger.info("reviewed %d finished game(s)", reviewed)
+
+
 def _new_puzzles() -> None:
     from games.learn import puzzle_services
 
@@ -96,6 +113,7 @@ def default_jobs() -> list[Job]:
     return [
         Job("owed AI moves", every=60, run=_owed_ai_moves),
         Job("pairing", every=2, run=_pair_waiting),
+        Job("reviews", every=2, run=_review_finished_games),
         Job("puzzles", every=3600, run=_new_puzzles),
     ]
 

@@ -2,7 +2,6 @@
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
-from rest_framework.settings import api_settings
 
 from games import engine
 from tests.api.conftest import assert_error
@@ -120,23 +119,6 @@ def test_an_impossible_position_is_a_400_saying_why(anon, board):
 def test_a_missing_or_malformed_board_is_a_400(anon, data):
     body = assert_error(anon.post(URL, data), 400, "invalid")
     assert list(body["fields"]) == ["board"]
-
-
-def test_it_has_a_tighter_rate_limit_of_its_own(anon, settings):
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**api_settings.DEFAULT_THROTTLE_RATES, "analyse": "2/min"},
-    }
-    for _ in range(2):
-        assert anon.post(URL, {"board": "........."}).status_code == 200
-    response = anon.post(URL, {"board": "........."})
-    assert_error(response, 429, "throttled")
-    assert 0 < int(response["Retry-After"]) <= 60
-    # Only analysis is spent: the rest of the API still answers.
-    assert anon.get("/api/games/").status_code == 401
-
-
-# -- the line of best play (the principal variation) ------------------------------------
 
 
 def _end_of(board: str, cells: list[int]) -> str:

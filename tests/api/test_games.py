@@ -300,7 +300,8 @@ def test_a_timeout_cannot_be_claimed_before_the_deadline(as_bob, clocked_game):
 # -- the review ----------------------------------------------------------------------------
 
 
-def test_a_finished_game_is_reviewed_move_by_move(as_carol, finished_game):
+def test_a_finished_game_is_reviewed_move_by_move(as_carol, finished_game, reviewed):
+    reviewed(finished_game)
     response = as_carol.get(f"/api/games/{finished_game.pk}/review/")
     assert response.status_code == 200
     review = response.json()
@@ -320,11 +321,12 @@ def test_a_finished_game_is_reviewed_move_by_move(as_carol, finished_game):
     assert review["decisive_ply"] == (1 if reply["label"] in ("mistake", "blunder") else None)
 
 
-def test_the_move_that_threw_the_draw_away_is_the_decisive_one(as_bob, alice, bob, human_game):
+def test_the_move_that_threw_the_draw_away_is_the_decisive_one(as_bob, alice, bob, human_game, reviewed):
     # X: 0, O: 1 (a blunder: a draw thrown to a loss, X now wins by force), X: 4, O: 8, X: 3 -> X threatens 5 and 6.
     for ply, cell in enumerate([0, 1, 4, 8, 3, 5, 6]):
         player = Player(user=alice if ply % 2 == 0 else bob)
         services.game_play_move(game_id=human_game.pk, player=player, cell=cell, ply=ply)
+    reviewed(human_game)
     review = as_bob.get(f"/api/games/{human_game.pk}/review/").json()
     labels = [m["label"] for m in review["moves"]]
     assert labels[1] == "blunder"
@@ -335,8 +337,8 @@ def test_the_move_that_threw_the_draw_away_is_the_decisive_one(as_bob, alice, bo
 EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
 
 
-def test_a_finished_4x4_game_is_labelled_with_the_words_chess_sites_use(as_carol, alice, bob):
-    game = factories.human_game(alice, bob, EVERY_LABEL_4X4, variant="4x4")
+def test_a_finished_4x4_game_is_labelled_with_the_words_chess_sites_use(as_carol, alice, bob, reviewed):
+    game = reviewed(factories.human_game(alice, bob, EVERY_LABEL_4X4, variant="4x4"))
     assert game.result == "x_won"
     review = as_carol.get(f"/api/games/{game.pk}/review/").json()
     assert review["exact"] is True

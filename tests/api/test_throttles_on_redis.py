@@ -56,10 +56,11 @@ def test_a_throttled_move_changes_nothing(as_alice, ai_game, rates):
 
 @pytest.mark.django_db
 def test_an_anonymous_client_and_a_scoped_budget_are_limited_too(anon, rates):
-    rates(anon="1000/min", analyse="2/min")
+    rates(anon="1000/min", auth="2/min")
+    wrong = {"username": "nobody", "password": "not-a-password"}
     for _ in range(2):
-        assert anon.post("/api/analyse/", {"board": "........."}, format="json").status_code == 200
-    assert_error(anon.post("/api/analyse/", {"board": "........."}, format="json"), 429, "throttled")
+        assert anon.post("/api/auth/token/", wrong, format="json").status_code != 429
+    assert_error(anon.post("/api/auth/token/", wrong, format="json"), 429, "throttled")
     assert anon.get("/api/leaderboard/").status_code == 200  # the anonymous budget itself is not spent
 
 

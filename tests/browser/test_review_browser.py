@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games import engine
+from games.learn import review_services
 from tests import factories
 
 PASSWORD = "a-long-browser-passphrase-77"
@@ -20,6 +21,7 @@ def _lost_game(username: str, variant: str = "3x3"):
     user = get_user_model().objects.create_user(username, password=PASSWORD)
     game = factories.ai_game(user, level="perfect", first=0, variant=variant)
     assert game.result == "o_won"
+    review_services.game_review_store(game_id=game.pk)  # as the background worker does once it ends
     return game
 
 
@@ -133,6 +135,7 @@ def test_the_trainer_works_without_javascript_on_a_4x4_board(live_server, browse
 def test_a_5x5_review_marks_the_better_cells_for_anyone_watching(live_server, page):
     bob, carol = (get_user_model().objects.create_user(name, password=PASSWORD) for name in ("bob", "carol"))
     game = factories.human_game(bob, carol, [12, 0, 13, 1, 14, 2, 11], variant="5x5")  # O's corner loses
+    review_services.game_review_store(game_id=game.pk)
     page.set_viewport_size(SIZES["phone"])
     page.goto(f"{live_server.url}/games/{game.pk}/?ply=2")  # not signed in: game pages are public
     expect(page.locator("#game .lesson")).to_contain_text("Move 2: O played row 1, col 1 blunder")
@@ -144,3 +147,16 @@ def test_a_5x5_review_marks_the_better_cells_for_anyone_watching(live_server, pa
     _shot(page, "/tmp/review-game-5x5-phone.png")
     page.get_by_role("link", name="Learn from the mistakes").click()
     expect(page.locator(".trainer__progress")).to_contain_text("Mistake 1 of 1 · move 2")
+
+
+def test_the_review_appears_by_itself_once_the_worker_has_made_it(live_server, page):
+    bob, carol = (get_user_model().objects.create_user(name, password=PASSWORD) for name in ("bob", "carol"))
+    game = factories.human_game(bob, carol, [0, 1, 4, 8, 3, 5, 6])  # O blunders on move 2
+    page.goto(f"{live_server.url}/games/{game.pk}/?ply=2")
+    page.evaluate("window.__marker = 1")
+    pending = page.locator("#game .review-pending")
+    expect(pending).to_have_text("The review is being prepared…", use_inner_text=True)  # "reload": no script
+    review_services.game_review_store(game_id=game.pk)
+    expect(page.locator("#game .lesson")).to_contain_text("Move 2: O played row 1, col 2 blunder")
+    expect(pending).to_have_count(0)
+    assert page.evaluate("window.__marker") == 1  # no reload: the panel was fetched again

@@ -244,27 +244,6 @@ def test_no_inline_script_or_style(client):
         _assert_no_inline(client, URL + query, status=400 if "XXX" in query else 200)
 
 
-# -- guests' budget --------------------------------------------------------------------
-
-
-def test_guests_past_their_budget_get_the_sites_429_page_and_when_to_try_again(client, settings):
-    settings.LEARN_RATE_ANON = "2/min"
-    assert client.get(URL).status_code == 200
-    assert client.get(URL + "?moves=4").status_code == 200
-    response = client.get(URL + "?moves=4,0")
-    assert response.status_code == 429
-    wait = int(response["Retry-After"])
-    assert 1 <= wait <= 60
-    html = response.content.decode()
-    assert 'class="site-header"' in html
-    assert f"You have asked the engine for many analyses in a short time. Try again in {wait} second" in text_of(html)
-
-
-def test_signed_in_players_have_no_such_limit(client_logged_in, settings):
-    settings.LEARN_RATE_ANON = "1/min"
-    assert [client_logged_in.get(URL).status_code for _ in range(3)] == [200, 200, 200]
-
-
 # -- "Analyse this position" from a game -------------------------------------------------
 
 

@@ -61,8 +61,8 @@ def _position(cells, size=3) -> str:
     return position
 
 
-def test_a_player_is_put_back_in_the_position_before_their_mistake(client, user, bob):
-    game = factories.human_game(user, bob, BOTH_ERR)
+def test_a_player_is_put_back_in_the_position_before_their_mistake(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))
     client.force_login(user)  # alice played X
 
     page = client.get(_url(game)).content.decode()
@@ -83,8 +83,8 @@ def test_a_player_is_put_back_in_the_position_before_their_mistake(client, user,
     assert 'value="0"\n' in form and len(re.findall(r"disabled>", form)) == 4
 
 
-def test_every_answer_is_judged_as_the_referee_judges_it(client, user, bob):
-    game = factories.human_game(user, bob, BOTH_ERR)
+def test_every_answer_is_judged_as_the_referee_judges_it(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))
     client.force_login(user)
     before = _position(BOTH_ERR[:4])
     values = reference.move_values(before)
@@ -111,8 +111,8 @@ def test_every_answer_is_judged_as_the_referee_judges_it(client, user, bob):
     )
 
 
-def test_a_wrong_answer_says_what_follows_and_invites_another_try(client, user, bob):
-    game = factories.human_game(user, bob, BOTH_ERR)  # O's blunder: an edge, not the centre
+def test_a_wrong_answer_says_what_follows_and_invites_another_try(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))  # O's blunder: an edge, not the centre
     before = _position(BOTH_ERR[:1])
     outcome, plies = reference.describe(reference.move_values(before)[3], before)
     assert outcome == "loss"
@@ -127,8 +127,8 @@ def test_a_wrong_answer_says_what_follows_and_invites_another_try(client, user, 
     assert '<ol class="line"' not in page  # the solution is not given away
 
 
-def test_showing_the_answer_marks_every_cell_that_keeps_the_outcome_and_the_line(client, user, bob):
-    game = factories.human_game(user, bob, BOTH_ERR)
+def test_showing_the_answer_marks_every_cell_that_keeps_the_outcome_and_the_line(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))
     before = _position(BOTH_ERR[:1])
     values = reference.move_values(before)
 
@@ -140,8 +140,8 @@ def test_showing_the_answer_marks_every_cell_that_keeps_the_outcome_and_the_line
     assert "Show the answer" not in page
 
 
-def test_a_right_answer_shows_the_line_of_best_play(client, user, bob):
-    game = factories.human_game(user, bob, BOTH_ERR)
+def test_a_right_answer_shows_the_line_of_best_play(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))
     page = client.get(_url(game), {"side": "O", "cell": 4}).content.decode()
     assert (
         _verdict(page)
@@ -150,8 +150,8 @@ def test_a_right_answer_shows_the_line_of_best_play(client, user, bob):
     assert "Then: a draw." in _text(page)
 
 
-def test_anyone_may_learn_from_a_game_and_sees_both_sides(client, user, bob):
-    game = factories.human_game(user, bob, BOTH_ERR)
+def test_anyone_may_learn_from_a_game_and_sees_both_sides(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))
     page = client.get(_url(game)).content.decode()  # not signed in: not a player
     assert "Mistake 1 of 2 · move 2" in page
     listed = re.findall(
@@ -163,8 +163,8 @@ def test_anyone_may_learn_from_a_game_and_sees_both_sides(client, user, bob):
     assert "Mistake 2 of 2 · move 5" in second and "Previous mistake" in second and "Next mistake" not in second
 
 
-def test_a_player_without_mistakes_is_shown_the_opponents(client, user, bob):
-    game = factories.human_game(user, bob, O_BLUNDERS)
+def test_a_player_without_mistakes_is_shown_the_opponents(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, O_BLUNDERS))
     client.force_login(user)  # X made no mistake
     page = client.get(_url(game)).content.decode()
     assert "You made no mistake or blunder in this game" in page
@@ -189,8 +189,8 @@ def test_a_player_without_mistakes_is_shown_the_opponents(client, user, bob):
         ({"side": "Z"}, "“Z” is not a side: choose X, O or both."),
     ],
 )
-def test_bad_input_gets_a_clear_message_on_the_page(client, user, bob, query, message):
-    game = factories.human_game(user, bob, BOTH_ERR)
+def test_bad_input_gets_a_clear_message_on_the_page(client, user, bob, query, message, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))
     response = client.get(_url(game), query)
     page = response.content.decode()
     assert response.status_code == 400
@@ -217,8 +217,8 @@ def test_a_game_in_progress_or_aborted_has_nothing_to_learn_from_yet(client, use
     assert "This game was aborted before it ended: there is nothing to learn from here." in page
 
 
-def test_the_mistakes_of_a_4x4_game_are_tried_again_against_the_referee(client, user, bob):
-    game = factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
+def test_the_mistakes_of_a_4x4_game_are_tried_again_against_the_referee(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4"))
     review = engine.review(EVERY_LABEL_4X4, size=4)
     retried = [move for move in review.moves if move.label in ("mistake", "blunder")]
     assert [move.label for move in retried] == ["blunder", "mistake", "blunder"]  # the inaccuracy is left out
@@ -237,9 +237,9 @@ def test_the_mistakes_of_a_4x4_game_are_tried_again_against_the_referee(client, 
             assert verdict.startswith("Yes:") == keeps, (move.ply, cell, verdict)
 
 
-def test_a_5x5_blunder_is_tried_again_against_the_exact_analysis(client, user, bob):
+def test_a_5x5_blunder_is_tried_again_against_the_exact_analysis(client, user, bob, reviewed):
     cells = [12, 0, 13, 1, 14, 2, 11]  # O's first move, a corner, loses: X wins
-    game = factories.human_game(user, bob, cells, variant="5x5")
+    game = reviewed(factories.human_game(user, bob, cells, variant="5x5"))
     client.force_login(bob)
     page = client.get(_url(game)).content.decode()
     assert "Mistake 1 of 1 · move 2" in page
@@ -257,8 +257,8 @@ def test_a_5x5_blunder_is_tried_again_against_the_exact_analysis(client, user, b
     assert _marked(shown, "cell--keeps") == draws
 
 
-def test_the_review_and_the_trainer_need_no_inline_script_or_style(client, user, bob):
-    game = factories.human_game(user, bob, BOTH_ERR)
+def test_the_review_and_the_trainer_need_no_inline_script_or_style(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, BOTH_ERR))
     for url, query in [
         (game.get_absolute_url(), {"ply": 2}),
         (_url(game), {}),
@@ -268,3 +268,26 @@ def test_the_review_and_the_trainer_need_no_inline_script_or_style(client, user,
         page = client.get(url, query).content.decode()
         for pattern, what in INLINE:
             assert pattern.search(page) is None, f"{url} {query} has {what}"
+
+
+def test_the_trainer_never_searches(client, user, bob, reviewed, engine_searches):
+    game = reviewed(factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4"))
+    engine_searches.clear()
+    for number in (1, 2, 3):
+        page = client.get(_url(game), {"side": "both", "mistake": number}).content.decode()
+        empty = [i for i, mark in enumerate(_board(page)) if mark == "."]
+        for query in [{"show": 1}, *({"cell": cell} for cell in empty)]:
+            response = client.get(_url(game), {"side": "both", "mistake": number, **query})
+            assert response.status_code == 200 and "Find a move that keeps the" in _text(response.content.decode())
+    assert engine_searches == []
+
+
+def test_a_game_not_reviewed_yet_says_its_review_is_being_prepared(client, user, bob, engine_searches):
+    game = factories.human_game(user, bob, BOTH_ERR)
+    for query in ({}, {"cell": 3}, {"show": 1}):
+        response = client.get(_url(game), query)
+        page = _text(response.content.decode())
+        assert response.status_code == 200
+        assert "The review is being prepared… Reload the page in a moment to try its mistakes again." in page
+        assert 'class="board-form"' not in response.content.decode()
+    assert engine_searches == []

@@ -159,20 +159,3 @@ def test_an_attempt_stores_nothing(puzzles, user):
     attempt(puzzles[0].pk, [7])
 
     assert (stored(), list(Puzzle.objects.values())) == before
-
-
-def test_attempts_share_the_analysis_rate_limit(puzzles, settings):
-    from rest_framework.settings import api_settings
-
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**api_settings.DEFAULT_THROTTLE_RATES, "analyse": "2/min"},
-    }
-    anon = client_for()
-    assert attempt(puzzles[0].pk, [2], anon).status_code == 200
-    assert anon.post("/api/analyse/", {"board": "........."}, format="json").status_code == 200
-
-    response = attempt(puzzles[0].pk, [2], anon)
-
-    assert_error(response, 429, "throttled")
-    assert int(response["Retry-After"]) > 0

@@ -42,8 +42,8 @@ def _assert_best_play(position: str, line: list[int]) -> str:
     return position
 
 
-def test_each_move_gains_its_better_cells_and_the_line_after_the_better_move(as_carol, user, bob):
-    game = factories.human_game(user, bob, O_BLUNDERS)
+def test_each_move_gains_its_better_cells_and_the_line_after_the_better_move(as_carol, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, O_BLUNDERS))
     body = as_carol.get(f"/api/games/{game.pk}/review/").json()
 
     assert set(body) == {"game", "exact", "decisive_ply", "moves"}
@@ -60,8 +60,8 @@ def test_each_move_gains_its_better_cells_and_the_line_after_the_better_move(as_
     assert reference.winner(end) is None  # the centre would have drawn
 
 
-def test_a_4x4_review_gives_a_line_for_every_move_but_the_best(as_carol, user, bob):
-    game = factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
+def test_a_4x4_review_gives_a_line_for_every_move_but_the_best(as_carol, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4"))
     body = as_carol.get(f"/api/games/{game.pk}/review/").json()
     taught = [move for move in body["moves"] if move["label"] != "best"]
     assert {move["label"] for move in taught} == {"inaccuracy", "mistake", "blunder"}
@@ -73,14 +73,35 @@ def test_a_4x4_review_gives_a_line_for_every_move_but_the_best(as_carol, user, b
         _assert_best_play(position, better["line"])
 
 
-def test_a_line_the_engine_could_not_finish_in_time_says_so(as_carol, user, bob, monkeypatch):
+def test_a_line_the_engine_could_not_finish_in_time_says_so(as_carol, user, bob, reviewed, monkeypatch):
     game = factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
     real = engine.principal_variation
     # As the engine answers when its budget runs out: the moves proven so far.
     monkeypatch.setattr(
         engine, "principal_variation", lambda board, budget=None: engine.Line(real(board).cells[:1], complete=False)
     )
+    reviewed(game)
     body = as_carol.get(f"/api/games/{game.pk}/review/").json()
     for move in body["moves"]:
         if move["label"] != "best":
             assert move["better_move"]["line_complete"] is False and len(move["better_move"]["line"]) == 1
+
+
+def test_the_review_is_read_without_a_search(as_carol, user, bob, reviewed, engine_searches):
+    game = reviewed(factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4"))
+    engine_searches.clear()
+    response = as_carol.get(f"/api/games/{game.pk}/review/")
+    assert response.status_code == 200 and len(response.json()["moves"]) == len(EVERY_LABEL_4X4)
+    assert engine_searches == []
+
+
+def test_a_review_not_prepared_yet_is_202_review_pending_with_retry_after(as_carol, user, bob, engine_searches):
+    game = factories.human_game(user, bob, O_BLUNDERS)
+    response = as_carol.get(f"/api/games/{game.pk}/review/")
+    assert response.status_code == 202
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert set(body) == {"code", "message"} and body["code"] == "review_pending"
+    assert body["message"] == "The review of this game is being prepared: ask again in a moment."
+    assert 1 <= int(response["Retry-After"]) <= 10
+    assert engine_searches == []

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from games import engine
-from games.play import selectors
+from games.learn import reviews
+from games.learn.models import GameReview
 from tests import factories
 from tests.engine import reference
 
@@ -67,8 +68,8 @@ def _is_best_play(position: str, steps, size=3) -> str:
     return position
 
 
-def test_the_decisive_blunder_shows_the_better_move_its_line_and_why_it_decided(client, user, bob):
-    game = factories.human_game(user, bob, O_BLUNDERS)
+def test_the_decisive_blunder_shows_the_better_move_its_line_and_why_it_decided(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, O_BLUNDERS))
     page = client.get(game.get_absolute_url(), {"ply": 2}).content.decode()
 
     before = _position(O_BLUNDERS[:1])
@@ -98,8 +99,8 @@ def test_the_decisive_blunder_shows_the_better_move_its_line_and_why_it_decided(
     assert "Best play after row 1, col 2, the move played" in lesson and "Then: X wins." in lesson
 
 
-def test_a_best_move_says_so_and_marks_no_better_cell(client, user, bob):
-    game = factories.human_game(user, bob, O_BLUNDERS)
+def test_a_best_move_says_so_and_marks_no_better_cell(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, O_BLUNDERS))
     page = client.get(game.get_absolute_url(), {"ply": 3}).content.decode()
 
     before = _position(O_BLUNDERS[:2])
@@ -111,8 +112,8 @@ def test_a_best_move_says_so_and_marks_no_better_cell(client, user, bob):
     assert _better_cells(page) == set() and '<ol class="line"' not in _lesson(page)
 
 
-def test_the_final_position_explains_the_decisive_move_and_links_to_it(client, user, bob):
-    game = factories.human_game(user, bob, O_BLUNDERS)
+def test_the_final_position_explains_the_decisive_move_and_links_to_it(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, O_BLUNDERS))
     page = client.get(game.get_absolute_url()).content.decode()
 
     assert "Move 7: X played row 3, col 1" in _text(_lesson(page))
@@ -126,15 +127,15 @@ def test_the_final_position_explains_the_decisive_move_and_links_to_it(client, u
     assert f'href="/games/{game.pk}/learn/">Learn from the mistakes</a>' in page
 
 
-def test_the_replay_panel_fetched_by_javascript_carries_the_lesson(client, user, bob):
-    game = factories.human_game(user, bob, O_BLUNDERS)
+def test_the_replay_panel_fetched_by_javascript_carries_the_lesson(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, O_BLUNDERS))
     partial = client.get(game.get_absolute_url(), {"ply": 2}, HTTP_X_PARTIAL="1").content.decode()
     assert not partial.startswith("<!doctype")
     assert "Row 2, col 2 would have drawn" in partial and _better_cells(partial) == {4}
 
 
-def test_every_ply_of_a_4x4_game_teaches_its_own_label_and_better_cells(client, user, bob):
-    game = factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
+def test_every_ply_of_a_4x4_game_teaches_its_own_label_and_better_cells(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4"))
     review = engine.review(EVERY_LABEL_4X4, size=4)
     seen = set()
     for move in review.moves:
@@ -159,7 +160,7 @@ def test_every_ply_of_a_4x4_game_teaches_its_own_label_and_better_cells(client, 
     assert seen == {"best", "inaccuracy", "mistake", "blunder"}
 
 
-def test_lines_are_worked_out_for_the_shown_move_only_and_once(client, user, bob, monkeypatch):
+def test_lines_are_worked_out_once_by_the_review_for_moves_but_the_best(client, user, bob, reviewed, monkeypatch):
     game = factories.human_game(user, bob, O_BLUNDERS)
     asked = []
     real = engine.principal_variation
@@ -167,12 +168,38 @@ def test_lines_are_worked_out_for_the_shown_move_only_and_once(client, user, bob
         engine, "principal_variation", lambda board, budget=None: asked.append(str(board)) or real(board, budget)
     )
 
-    client.get(game.get_absolute_url())  # the last move was the best: no line to show
-    assert asked == []
-    client.get(game.get_absolute_url(), {"ply": 2})
+    reviewed(game)  # the blunder is the one move but the best
     assert asked == ["X...O....", "XO......."]  # after the better move, after the move played
-    client.get(game.get_absolute_url(), {"ply": 2})
-    assert len(asked) == 2  # a finished game never changes: kept
+    for ply in ("", "2", "1"):
+        client.get(game.get_absolute_url(), {"ply": ply})
+    assert len(asked) == 2  # stored with the review: the pages never search
+
+
+def test_a_finished_game_s_page_its_replay_and_its_panel_run_no_search(client, user, bob, reviewed, engine_searches):
+    game = reviewed(factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4"))
+    assert {"review", "principal_variation", "analyse", "search"} <= set(engine_searches)  # all counted
+    engine_searches.clear()
+    for ply in range(game.move_count + 1):
+        page = client.get(game.get_absolute_url(), {"ply": ply}).content.decode()
+        assert ply == 0 or _lesson(page)
+    partial = client.get(game.get_absolute_url(), {"ply": 9}, HTTP_X_PARTIAL="1").content.decode()
+    assert "would have" in _text(_lesson(partial))
+    assert engine_searches == []
+
+
+def test_a_game_not_reviewed_yet_shows_its_moves_and_says_the_review_is_being_prepared(
+    client, user, bob, engine_searches
+):
+    game = factories.human_game(user, bob, O_BLUNDERS)
+    for ply, partial in (("", False), ("2", False), ("2", True)):
+        headers = {"HTTP_X_PARTIAL": "1"} if partial else {}
+        page = client.get(game.get_absolute_url(), {"ply": ply}, **headers).content.decode()
+        assert "The review is being prepared" in _text(page)
+        assert "Reload the page in a moment to see it." in _text(page)  # without JavaScript
+        assert page.count('class="movelist__item') == len(O_BLUNDERS)  # the moves, unlabelled
+        assert 'class="label label--' not in page and 'class="lesson' not in page
+        assert _better_cells(page) == set() and "Learn from the mistakes" not in page
+    assert engine_searches == []
 
 
 def test_a_game_in_progress_teaches_nothing_yet(client, user, bob):
@@ -183,7 +210,7 @@ def test_a_game_in_progress_teaches_nothing_yet(client, user, bob):
         assert "Learn from the mistakes" not in page
 
 
-def test_a_move_not_solved_in_time_is_not_guessed_at(client, user, bob, monkeypatch):
+def test_a_move_not_solved_in_time_is_not_guessed_at(client, user, bob):
     game = factories.human_game(user, bob, factories.X_WINS)
     draw = engine.Evaluation("draw", 9, 0)
     review = engine.Review(
@@ -194,7 +221,7 @@ def test_a_move_not_solved_in_time_is_not_guessed_at(client, user, bob, monkeypa
         decisive_ply=None,
         exact=False,
     )
-    monkeypatch.setattr(selectors, "game_review", lambda game: review)
+    GameReview.objects.create(game=game, review=reviews.ReviewedGame(review, {}, {}).to_json())
     page = client.get(game.get_absolute_url(), {"ply": 2}).content.decode()
     lesson = _text(_lesson(page))
     assert (

@@ -362,3 +362,15 @@ def test_a_game_shows_its_time_control_and_both_clocks(admin_client, user, bob):
     page = admin_client.get(_change_url(game)).content.decode()
     assert "3+2 (3 minutes + 2 s a move)" in page
     assert "X&#x27;s clock" in page and "3:00" in page
+
+
+def test_reviews_are_listed_for_staff_and_cannot_be_edited(admin_client, user, bob, reviewed):
+    game = reviewed(human_game(user, bob, [2, 1, 4, 0, 7, 6, 3, 5, 8]))  # a blunder, an inaccuracy, a mistake
+    listed = admin_client.get("/admin/games/gamereview/").content.decode()
+    assert f"Game {game.pk}: alice vs bob" in listed
+    assert "6 best, 1 inaccuracy, 1 mistake, 1 blunder" in listed
+    page = admin_client.get(reverse("admin:games_gamereview_change", args=[game.pk]))
+    assert page.status_code == 200 and "Decided by move" in page.content.decode()
+    assert admin_client.get("/admin/games/gamereview/add/").status_code == 403
+    changed = admin_client.post(reverse("admin:games_gamereview_change", args=[game.pk]), {"review": "{}"})
+    assert changed.status_code == 403

@@ -206,7 +206,7 @@ def test_the_api_is_a_json_503_while_redis_is_down(user, game, redis_down):
 def test_pages_need_no_redis(browser_client, user, redis_down):
     finished = services.game_create_against_ai(player=Player(user=user), side="X", level="easy", seed=1)
     services.game_resign(game_id=finished.pk, player=Player(user=user))
-    # A finished game's review is cached in Redis; without it, it is worked out afresh.
+    # A finished game's review is read from the database: no Redis needed.
     for path in ["/", "/leaderboard/", "/games/", finished.get_absolute_url()]:
         assert browser_client.get(path).status_code == 200, path
     page = browser_client.get(finished.get_absolute_url()).content.decode()

@@ -10,6 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine
+from games.learn import reviews
+from games.learn.models import GameReview
 from games.play import selectors, services
 from games.play.models import Game, Move
 from games.play.players import Player
@@ -278,7 +280,7 @@ def test_a_hint_on_a_position_not_solved_in_time_recommends_nothing_rather_than_
     assert "Recommended:" not in html and "cell--hint" not in html
 
 
-def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_logged_in, user):
+def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_logged_in, user, reviewed):
     game = services.game_create_against_ai(player=Player(user=user), side="X", seed=3)
     for cell in (1, 7, 3, 5, 0, 2, 6, 8):
         game = Game.objects.get(pk=game.pk)
@@ -298,6 +300,7 @@ def test_a_finished_game_replays_position_by_position_and_is_reviewed(client_log
             blundered |= reference.move_values(position)[cell] < 0
         position = reference.play(position, cell)
     assert game.result == ("o_won" if blundered else "draw")
+    reviewed(game)
     response = client_logged_in.get(game.get_absolute_url())
     page = response.content.decode()
     assert _marks(response) == position
@@ -332,8 +335,8 @@ def _reference_labels(moves: list[int]) -> list[str]:
 EVERY_LABEL_4X4 = [8, 7, 3, 15, 0, 1, 10, 2, 5, 14, 12, 6, 4]
 
 
-def test_a_finished_4x4_game_shows_each_label_in_its_word(client, user, bob):
-    game = factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4")
+def test_a_finished_4x4_game_shows_each_label_in_its_word(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, EVERY_LABEL_4X4, variant="4x4"))
     page = client.get(game.get_absolute_url()).content.decode()
     shown = [found for found in re.findall(r'class="label label--(\w+)"[^>]*>([^<]+)<', page) if found[0] != "decisive"]
     assert len(shown) == len(EVERY_LABEL_4X4)
@@ -344,7 +347,7 @@ def test_a_finished_4x4_game_shows_each_label_in_its_word(client, user, bob):
     assert "not solved in time" not in page
 
 
-def test_a_review_with_a_position_not_solved_in_time_says_so(client, user, bob, monkeypatch):
+def test_a_review_with_a_position_not_solved_in_time_says_so(client, user, bob):
     game = factories.human_game(user, bob, factories.X_WINS)
     draw = engine.Evaluation("draw", 9, 0)
     review = engine.Review(
@@ -355,7 +358,7 @@ def test_a_review_with_a_position_not_solved_in_time_says_so(client, user, bob, 
         decisive_ply=None,
         exact=False,
     )
-    monkeypatch.setattr(selectors, "game_review", lambda game: review)
+    GameReview.objects.create(game=game, review=reviews.ReviewedGame(review, {}, {}).to_json())
     page = client.get(game.get_absolute_url()).content.decode()
     assert re.search(r'class="label label--unsolved" title="Not solved in time">not solved<', page)
     assert "Some positions were not solved in time." in page

@@ -1,7 +1,8 @@
 """``python manage.py run_worker``: the background worker (games.serving.worker).
 
 Ends games whose clock ran out, whether or not anyone is on the site, makes
-the moves the AI owes, and makes new puzzles every hour. Run one beside the web
+the moves the AI owes, reviews the games that have just ended, and makes new
+puzzles every hour. Run one beside the web
 servers (``scripts/run`` does); several are safe. Ctrl-C or SIGTERM stops it.
 
     python manage.py run_worker [--once]
@@ -18,7 +19,7 @@ from games.serving import worker
 
 
 class Command(BaseCommand):
-    help = "Run the background worker: games ended on time, the AI's owed moves, new puzzles."
+    help = "Run the background worker: games ended on time, the AI's owed moves, reviews, new puzzles."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -33,6 +34,6 @@ class Command(BaseCommand):
         stop = threading.Event()
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda *_: stop.set())
-        self.stdout.write("==> The worker is running: clocks, the AI's owed moves, puzzles (Ctrl-C stops it)")
+        self.stdout.write("==> The worker is running: clocks, the AI's owed moves, reviews, puzzles (Ctrl-C stops it)")
         worker.run(stop, report=self.stdout.write)
         self.stdout.write("The worker stopped.")

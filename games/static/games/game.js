@@ -30,6 +30,34 @@
     if (focusIndex !== undefined && focusIndex !== null) focusNear(focusIndex);
     else if (hadFocus !== null) focusNear(hadFocus);
     live.panelSwapped();
+    askAgainLater();
+  }
+
+  // A panel still waiting for something (the engine working on a hint or its
+  // view of the position, a finished game's review being prepared by the
+  // background worker) names the address to ask again; it is fetched again,
+  // less often as the wait grows, until the answer replaces it. Its advice to
+  // reload is for pages without this script.
+  var ASK_AGAIN_MS = [700, 1000, 1500, 2000, 3000, 5000, 10000];
+  var askedAgain = 0;
+  var askTimer = null;
+
+  function askAgainLater() {
+    var panel = root();
+    if (!panel || !panel.dataset.askAgain) { askedAgain = 0; return; }
+    panel.querySelectorAll("[data-reload-advice]").forEach(function (advice) { advice.hidden = true; });
+    if (askTimer !== null) return;
+    var wait = ASK_AGAIN_MS[Math.min(askedAgain, ASK_AGAIN_MS.length - 1)];
+    askedAgain += 1;
+    askTimer = window.setTimeout(function () {
+      askTimer = null;
+      if (busy) { askAgainLater(); return; }  // a move or replay step is on its way: its panel will tell
+      var asking = root();
+      if (!asking || !asking.dataset.askAgain) return;
+      request(asking.dataset.askAgain)
+        .then(function (html) { if (root() === asking) swap(html); })
+        .catch(function () { askAgainLater(); });
+    }, wait);
   }
 
   function focusNear(index) {
@@ -513,4 +541,5 @@
   window.setInterval(tickClocks, 100);
 
   startLive();
+  askAgainLater();
 })();

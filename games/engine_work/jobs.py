@@ -1,10 +1,11 @@
 """The searches a request may ask for, as jobs another process can run.
 
-Each job takes and returns plain values (a position as its string, cells as a
-tuple; the engine's Analysis, Line and Review pickle), so the engine budget
-(:mod:`games.serving.engine_budget`) can run it in a process of its own,
-where a long search holds no lock a page needs. Like the engine, this module
-imports nothing from Django: a worker process imports it and the engine only.
+Each job takes and returns plain values (a position as its string first; the
+engine's Analysis, Line and SearchTree pickle), so the pool
+(:mod:`games.engine_work.pool`) can run it in an engine process, where a long
+search holds no lock a page needs, and its answer can be kept in the cache.
+Like the engine, this module imports nothing from Django: an engine process
+imports it and the engine only.
 """
 
 from __future__ import annotations
@@ -47,12 +48,26 @@ def line(position: str, budget: float) -> engine.Line:
     return engine.principal_variation(engine.Board.from_string(position), budget=budget)
 
 
-def review(cells: tuple[int, ...], size: int, budget: float | None = None) -> engine.Review:
-    """Every move of a finished game labelled, within ``budget`` seconds."""
-    return engine.review(cells, size=size, budget=budget)
-
-
 def perfect_move(position: str, seed: int) -> int:
     """The perfect player's move (no budget of its own: in the pool it is
     bounded by the pool's time limit)."""
     return engine.best_move(engine.Board.from_string(position), "perfect", seed=seed)
+
+
+def tree(position: str, algorithm: str, scoring: str, order: str, seed: int, depth: int | None) -> tuple:
+    """The recorded search the tree explorer draws, and the positions each
+    move order visits from ``position`` (with plain minimax's as "minimax")."""
+    board = engine.Board.from_string(position)
+    search = engine.search_tree(board, algorithm, scoring, order, seed, depth)
+    counts = {"minimax": engine.nodes_visited(board, "minimax", scoring)}
+    for each in engine.TREE_ORDERS:
+        counts[each] = engine.nodes_visited(board, "alphabeta", scoring, each, seed)
+    return search, counts
+
+
+def timed(job, *args):
+    """(``job(*args)``, the seconds it took): what an engine process hands back,
+    so the visitor is charged the time the search really took."""
+    start = time.perf_counter()
+    result = job(*args)
+    return result, time.perf_counter() - start
