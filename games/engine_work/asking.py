@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
-import time
 from collections import OrderedDict
 from contextlib import suppress
 
@@ -104,7 +103,7 @@ def ask(request, job, *args, budget: float, complete=None, at_once=None):
     if found is not _MISSING:
         return found
     if _answered_at_once(args) if at_once is None else at_once:
-        return job(*args)
+        return job(*args)[0]
     whole = complete or (lambda result: True)
     if not getattr(settings, "ENGINE_PROCESSES", False):
         return _search_here(request, key, job, args, budget, whole)
@@ -112,13 +111,14 @@ def ask(request, job, *args, budget: float, complete=None, at_once=None):
 
 
 def _search_here(request, key: str, job, args: tuple, budget: float, whole):
-    """The search in this thread, charged the seconds it took (no pool: the tests, commands)."""
+    """The search in this thread, charged the seconds it searched (no pool: the tests, commands)."""
     reservation = engine_budget.reserve(_accounts(request), budget)
-    start = time.perf_counter()
     try:
-        result = job(*args)
-    finally:
-        reservation.settle(time.perf_counter() - start)
+        result, seconds = job(*args)
+    except BaseException:
+        reservation.settle(0)
+        raise
+    reservation.settle(seconds)
     _keep(key, result, whole(result))
     return result
 

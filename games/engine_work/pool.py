@@ -21,7 +21,6 @@ from collections import Counter
 from django.conf import settings
 from pebble import ProcessPool
 
-from games.engine_work import jobs as engine_jobs
 from games.errors import EngineBusy
 
 DEFAULT_SLOTS = 2
@@ -50,8 +49,8 @@ class EnginePool:
         self.by_visitor: Counter[str] = Counter()
 
     def submit(self, key: str, visitor: str, job, args: tuple, timeout: float, done) -> bool:
-        """Hand ``job(*args)`` to an engine process; ``done(future)`` is called
-        when it ends. False when the same ``key`` is already running; EngineBusy
+        """Hand ``job(*args)`` (a function of :mod:`games.engine_work.jobs`) to an
+        engine process; ``done(future)`` is called when it ends. False when the same ``key`` is already running; EngineBusy
         when the queue, or the visitor's share of it, is full."""
         with self.lock:
             if key in self.running:
@@ -66,7 +65,7 @@ class EnginePool:
                     "try again when they are done",
                     retry_after=BUSY_RETRY_AFTER,
                 )
-            future = self.pool.schedule(engine_jobs.timed, args=(job, *args), timeout=timeout)
+            future = self.pool.schedule(job, args=args, timeout=timeout)
             self.running[key] = visitor
             self.by_visitor[visitor] += 1
 

@@ -5,6 +5,7 @@ past the client's seconds of search 429 (``engine_rate_limited``), with the
 engine's queue full 503 (``engine_busy``), in the one error shape with
 Retry-After."""
 
+import dataclasses
 import time
 
 import pytest
@@ -22,6 +23,10 @@ LATE_5X5 = [".X..OO..OOO.X.X.OXXXXX.O.", ".X.X.OXOO.OO.XX.XOXO...X."]
 SLOW_5X5 = ["X.......................O", "......X.....O.X.....O...."]
 
 
+#: What a search takes in the tests that count seconds.
+SEARCH_SECONDS = 0.6
+
+
 @pytest.fixture
 def searches(monkeypatch):
     """Every search counted; each takes 0.6 s (its answer worked out beforehand)."""
@@ -31,8 +36,10 @@ def searches(monkeypatch):
 
     def counted(board, budget=None):
         calls.append(str(board))
-        time.sleep(0.6)
-        return answers.get(str(board)) or real(board, budget=budget)
+        time.sleep(SEARCH_SECONDS)
+        known = answers.get(str(board)) or real(board, budget=budget)
+        # As long a search as it took: what the visitor is charged.
+        return engine.Analysis(known, dataclasses.replace(known.stats, seconds=SEARCH_SECONDS), exact=known.exact)
 
     monkeypatch.setattr(engine, "analyse", counted)
     return calls
