@@ -124,6 +124,9 @@ class Visitor:
 
 
 class SlowPositions:
+    """5x5 positions off the opening book, each new: one or two X and one O
+    on random cells. The engine cannot solve one in the page's time bound."""
+
     def __init__(self, seed: int):
         self.rng, self.given, self.lock = random.Random(seed), set(), threading.Lock()
 

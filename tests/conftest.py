@@ -130,3 +130,27 @@ def engine_searches(monkeypatch):
         lambda self, *args, **kwargs: calls.append("search") or real_search(self, *args, **kwargs),
     )
     return calls
+
+
+#: The seconds of search each analysis reports under ``charged_searches``.
+SEARCH_SECONDS = 0.6
+
+
+@pytest.fixture
+def charged_searches(monkeypatch):
+    """Every analysis the engine makes, counted, each reporting SEARCH_SECONDS
+    of search: what the visitor who asked is charged (games/engine_work/)."""
+    import dataclasses
+
+    from games import engine
+
+    calls = []
+    real = engine.analyse
+
+    def counted(board, budget=None):
+        calls.append(str(board))
+        found = real(board, budget=budget)
+        return engine.Analysis(found, dataclasses.replace(found.stats, seconds=SEARCH_SECONDS), exact=found.exact)
+
+    monkeypatch.setattr(engine, "analyse", counted)
+    return calls

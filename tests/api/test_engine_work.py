@@ -5,7 +5,6 @@ past the client's seconds of search 429 (``engine_rate_limited``), with the
 engine's queue full 503 (``engine_busy``), in the one error shape with
 Retry-After."""
 
-import dataclasses
 import time
 
 import pytest
@@ -23,43 +22,21 @@ LATE_5X5 = [".X..OO..OOO.X.X.OXXXXX.O.", ".X.X.OXOO.OO.XX.XOXO...X."]
 SLOW_5X5 = ["X.......................O", "......X.....O.X.....O...."]
 
 
-#: What a search takes in the tests that count seconds.
-SEARCH_SECONDS = 0.6
-
-
-@pytest.fixture
-def searches(monkeypatch):
-    """Every search counted; each takes 0.6 s (its answer worked out beforehand)."""
-    calls = []
-    real = engine.analyse
-    answers = {position: real(engine.Board.from_string(position)) for position in LATE_5X5}
-
-    def counted(board, budget=None):
-        calls.append(str(board))
-        time.sleep(SEARCH_SECONDS)
-        known = answers.get(str(board)) or real(board, budget=budget)
-        # As long a search as it took: what the visitor is charged.
-        return engine.Analysis(known, dataclasses.replace(known.stats, seconds=SEARCH_SECONDS), exact=known.exact)
-
-    monkeypatch.setattr(engine, "analyse", counted)
-    return calls
-
-
-def test_past_its_seconds_a_client_hears_429_with_retry_after(anon, settings, searches):
+def test_past_its_seconds_a_client_hears_429_with_retry_after(anon, settings, charged_searches):
     settings.ENGINE_SECONDS_GUEST = "0.5/hour"
     assert anon.post(URL, {"board": LATE_5X5[0]}).status_code == 200
     response = anon.post(URL, {"board": LATE_5X5[1]})
     body = assert_error(response, 429, "engine_rate_limited")
     assert body["message"].startswith("The engine has searched 0.5 seconds for you in the last hour")
     assert 1 <= int(response["Retry-After"]) <= 3600
-    assert searches == [LATE_5X5[0]]
+    assert charged_searches == [LATE_5X5[0]]
     # The position asked before is answered from the cache: free, so not refused.
     again = anon.post(URL, {"board": LATE_5X5[0]})
     assert again.status_code == 200 and again.json()["board"] == LATE_5X5[0]
-    assert searches == [LATE_5X5[0]]
+    assert charged_searches == [LATE_5X5[0]]
 
 
-def test_a_signed_in_user_is_charged_by_account(as_alice, settings, searches):
+def test_a_signed_in_user_is_charged_by_account(as_alice, settings, charged_searches):
     settings.ENGINE_SECONDS_USER = "0.5/hour"
     assert as_alice.post(URL, {"board": LATE_5X5[0]}).status_code == 200
     assert_error(as_alice.post(URL, {"board": LATE_5X5[1]}), 429, "engine_rate_limited")

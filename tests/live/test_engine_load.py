@@ -26,7 +26,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -36,6 +35,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
+from bench.engine_load import SlowPositions, analysis_page
 from games import engine
 from games.devtools.process_groups import group_members, stop_group
 from tests.live.test_production_server import database_url, free_port, session_cookie
@@ -207,36 +207,6 @@ def ask(site: Site, method: str, path: str, visitor: Visitor | None = None, body
         visitor.keep(response.headers.get_all("Set-Cookie") or [])
     headers = {name.lower(): value for name, value in response.getheaders()}
     return Answer(response.status, headers, text, seconds)
-
-
-# --------------------------------------------------------------------------
-# Slow positions.
-
-
-class SlowPositions:
-    """5x5 positions off the opening book, each new: one or two X and one O
-    on random cells. The engine cannot solve one in the page's time bound."""
-
-    def __init__(self, seed: int):
-        self.rng, self.given, self.lock = random.Random(seed), set(), threading.Lock()
-
-    def next(self) -> str:
-        with self.lock:
-            while True:
-                crosses = self.rng.choice((1, 2))
-                cells = self.rng.sample(range(25), crosses + 1)
-                board = ["."] * 25
-                for cell in cells[:crosses]:
-                    board[cell] = "X"
-                board[cells[-1]] = "O"
-                position = "".join(board)
-                if position not in self.given:
-                    self.given.add(position)
-                    return position
-
-
-def analysis_page(position: str) -> str:
-    return "/analysis/?" + urllib.parse.urlencode({"board": position})
 
 
 @dataclass

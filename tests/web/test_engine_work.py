@@ -3,7 +3,6 @@ free, searches are charged in seconds to the visitor and their address, and
 with the engine's pool on, a page never waits for a search: it says the engine
 is working and gets the answer when it asks again."""
 
-import dataclasses
 import re
 import time
 
@@ -11,7 +10,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine
 from games.engine_work import budget as engine_budget
 from games.engine_work import pool as engine_pool
 from games.play.models import Game, Move
@@ -41,31 +39,6 @@ def _hint(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip() if found else ""
 
 
-#: What a search takes in the tests that count seconds.
-SEARCH_SECONDS = 0.6
-
-
-@pytest.fixture
-def searches(monkeypatch):
-    """Every search the engine starts, counted; each takes SEARCH_SECONDS
-    (the answer itself worked out beforehand), so the seconds charged are known."""
-    calls = []
-    real = engine.analyse
-    boards = [engine.Board.from_moves([first], size=4) for first in range(16)]
-    boards.append(engine.Board.from_moves(LATE_5X5, size=5))
-    answers = {str(board): real(board) for board in boards}
-
-    def counted(board, budget=None):
-        calls.append(str(board))
-        time.sleep(SEARCH_SECONDS)
-        known = answers.get(str(board)) or real(board, budget=budget)
-        # As long a search as it took: what the visitor is charged.
-        return engine.Analysis(known, dataclasses.replace(known.stats, seconds=SEARCH_SECONDS), exact=known.exact)
-
-    monkeypatch.setattr(engine, "analyse", counted)
-    return calls
-
-
 def _4x4(first: int) -> dict:
     return {"board": "." * 16, "moves": str(first)}
 
@@ -90,7 +63,7 @@ def test_a_position_analysed_before_costs_nothing(client, settings):
 # -- seconds, per visitor and per address -----------------------------------------------------
 
 
-def test_a_visitor_is_charged_the_seconds_the_engine_searched(client, settings, searches):
+def test_a_visitor_is_charged_the_seconds_the_engine_searched(client, settings, charged_searches):
     settings.ENGINE_SECONDS_GUEST = "1/hour"
     assert client.get(ANALYSIS, _4x4(0)).status_code == 200  # 0.6 s spent
     assert client.get(ANALYSIS, _4x4(1)).status_code == 200  # 1.2 s spent: past the budget
@@ -103,10 +76,10 @@ def test_a_visitor_is_charged_the_seconds_the_engine_searched(client, settings, 
     assert f"The engine has searched 1 second for you in the last hour; try again in {wait} second" in html
     # The page states the budgets in force.
     assert "for each visitor for up to 1 second per hour (100000 seconds per minute once signed in)" in html
-    assert len(searches) == 2
+    assert len(charged_searches) == 2
 
 
-def test_each_visitor_has_a_budget_of_their_own_on_one_address(settings, searches):
+def test_each_visitor_has_a_budget_of_their_own_on_one_address(settings, charged_searches):
     settings.ENGINE_SECONDS_GUEST = "0.5/hour"
     first, second = Client(), Client()
     assert first.get(ANALYSIS, _4x4(0)).status_code == 200
@@ -116,7 +89,7 @@ def test_each_visitor_has_a_budget_of_their_own_on_one_address(settings, searche
     assert second.get(ANALYSIS, _4x4(3)).status_code == 429
 
 
-def test_signed_in_players_have_a_budget_too(client_logged_in, settings, searches):
+def test_signed_in_players_have_a_budget_too(client_logged_in, settings, charged_searches):
     settings.ENGINE_SECONDS_USER = "0.5/hour"
     assert client_logged_in.get(ANALYSIS, _4x4(0)).status_code == 200
     response = client_logged_in.get(ANALYSIS, _4x4(1))
@@ -124,7 +97,7 @@ def test_signed_in_players_have_a_budget_too(client_logged_in, settings, searche
     assert "Log in" not in response.content.decode().split("<main", 1)[1]
 
 
-def test_an_address_has_a_ceiling_that_new_sessions_and_forged_headers_do_not_dodge(settings, searches):
+def test_an_address_has_a_ceiling_that_new_sessions_and_forged_headers_do_not_dodge(settings, charged_searches):
     settings.ENGINE_SECONDS_ADDRESS = "1/hour"
     answers = [
         Client(REMOTE_ADDR="198.51.100.7").get(ANALYSIS, _4x4(n), HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
@@ -136,7 +109,7 @@ def test_an_address_has_a_ceiling_that_new_sessions_and_forged_headers_do_not_do
     assert Client(REMOTE_ADDR="198.51.100.8").get(ANALYSIS, _4x4(3)).status_code == 200
 
 
-def test_a_hint_past_the_budget_leaves_the_game_page_whole_and_says_why(client, settings, searches):
+def test_a_hint_past_the_budget_leaves_the_game_page_whole_and_says_why(client, settings, charged_searches):
     settings.ENGINE_SECONDS_GUEST = "0.5/hour"
     games = [_ai_game_at(client, LATE_5X5, seed=n) for n in (10, 11)]
     assert _hint(client.get(games[0].get_absolute_url(), {"hint": "1"}).content.decode()).startswith("Recommended")
