@@ -20,7 +20,7 @@ from django.core.cache import cache
 from games import engine
 from games.engine_work import budget as engine_budget
 from games.engine_work import jobs as engine_jobs
-from games.engine_work.pool import BUSY_RETRY_AFTER, engine_pool
+from games.engine_work.pool import engine_pool
 from games.errors import EngineBusy, EngineWorking
 from games.serving import outages
 
@@ -179,6 +179,3 @@ def analysis(request, board: engine.Board, budget: float) -> engine.Analysis:
 
 def _is_exact(found) -> bool:
     return found.exact
-
-
-__all__ = ["ask", "analysis", "BUSY_RETRY_AFTER"]

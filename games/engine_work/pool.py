@@ -5,10 +5,10 @@ queue in front of it.
 A search is handed over and the request goes on at once; the pool calls back
 when it ends. At most ``ENGINE_QUEUE`` searches wait or run in one server
 process, and at most ``ENGINE_SEARCHES_PER_VISITOR`` of them for one visitor;
-past either the search is refused at once (:class:`~games.errors.EngineBusy`). A search that
-outlives its time bound is ended by the pool (pebble stops the process and
-starts another). When the server process ends, its engine processes end too:
-each one leaves when the pipe to its parent closes.
+past either the search is refused at once (:class:`~games.errors.EngineBusy`).
+A search that outlives its time bound is ended by the pool (pebble stops the
+process and starts another). When the server process ends, its engine
+processes end too: each one leaves when the pipe to its parent closes.
 """
 
 from __future__ import annotations
@@ -49,9 +49,10 @@ class EnginePool:
         self.by_visitor: Counter[str] = Counter()
 
     def submit(self, key: str, visitor: str, job, args: tuple, timeout: float, done) -> bool:
-        """Hand ``job(*args)`` (a function of :mod:`games.engine_work.jobs`) to an
-        engine process; ``done(future)`` is called when it ends. False when the same ``key`` is already running; EngineBusy
-        when the queue, or the visitor's share of it, is full."""
+        """Hand ``job(*args)`` (a function of :mod:`games.engine_work.jobs`) to
+        an engine process; ``done(future)`` is called when it ends. False when
+        the same ``key`` is already running here; EngineBusy when the queue, or
+        the visitor's share of it, is full."""
         with self.lock:
             if key in self.running:
                 return False
