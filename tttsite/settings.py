@@ -100,7 +100,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before WhiteNoise, so static files (an SVG opened on its own) get them too.
-    "tttsite.security.ContentSecurityPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "tttsite.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside the session, CSRF and auth middleware, so a stopped database or
@@ -113,8 +113,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     # Django's, the user read with the session (games/accounts/middleware.py).
     "games.accounts.middleware.AuthenticationMiddleware",
-    # django.contrib.messages, its storage opened only when used (games/serving/messages.py).
-    "games.serving.messages.LazyMessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
