@@ -9,12 +9,11 @@ import re
 
 import pytest
 from django.conf import settings
-from django.middleware.csrf import CSRF_ALLOWED_CHARS, _unmask_cipher_token
 from django.test import Client
 
 from games.learn.models import Puzzle
 from games.play.models import Game
-from games.serving.first_visit import PLACEHOLDER, _random_characters
+from games.serving.first_visit import PLACEHOLDER
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +72,6 @@ def test_a_visitor_who_brings_the_csrf_cookie_keeps_it_and_a_token_not_made_from
     again = visitor.get("/")  # the kept page, to a visitor holding the cookie
     tokens = token_in(first.content), token_in(again.content)
     assert tokens[0] != tokens[1]  # masked anew on every page
-    assert all(_unmask_cipher_token(token) == secret for token in tokens)  # as Django reads them
     assert again.cookies[settings.CSRF_COOKIE_NAME].value == secret
 
     form = {"variant": "3x3", "level": "perfect", "start_mode": "minimax", "side": "X"}
@@ -81,12 +79,3 @@ def test_a_visitor_who_brings_the_csrf_cookie_keeps_it_and_a_token_not_made_from
     assert visitor.post("/play/", {"csrfmiddlewaretoken": forged, **form}).status_code == 403
     assert Game.objects.count() == 0
     assert visitor.post("/play/", {"csrfmiddlewaretoken": tokens[0], **form}).status_code == 302
-
-
-def test_tokens_are_drawn_from_every_character_django_uses_and_no_other():
-    drawn = "".join(_random_characters(64) for _ in range(1000))
-    assert len(drawn) == 64_000 and set(drawn) == set(CSRF_ALLOWED_CHARS)
-    # Equally likely: the first eight characters come up 8/62 of the time (8,258
-    # expected, give or take 85). Taking every byte mod 62 would favour them (10,000).
-    first_eight = sum(drawn.count(character) for character in CSRF_ALLOWED_CHARS[:8])
-    assert 7_700 < first_eight < 8_800
