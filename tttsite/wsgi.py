@@ -17,11 +17,9 @@ from games.serving.static import require_manifest  # noqa: E402
 require_manifest()
 
 from games.serving.bodies import LimitRequestBodyWSGI  # noqa: E402
-from games.serving.shares import EvenShares  # noqa: E402
 
-# Bodies over the limit, chunked or not, are refused before Django reads them;
-# granian's workers keep even shares of the clients' connections.
-application = EvenShares(LimitRequestBodyWSGI(django_application))
+# Bodies over the limit, chunked or not, are refused before Django reads them.
+application = LimitRequestBodyWSGI(django_application)
 
 from games.serving.startup import ready_to_serve  # noqa: E402
 

@@ -46,14 +46,6 @@ its measured seconds: the site's pages server (granian), its socket server
 machine (every one of theirs: run it on a quiet machine), the load client (wrk,
 or this process for the sockets), and the anchor's gunicorn.
 
-For each row of the site's pages, how wrk's connections were shared among
-granian's workers, read from /proc halfway through: each worker listens on
-the port itself and the kernel gives each new connection to one of them at
-random, and a worker's requests wait in its own queue, so an uneven share
-(20/12 of 32) shows in the row's p99; a worker holding more than its share
-closes the excess for the client to open again (games/serving/shares.py),
-so they should read even.
-
 With ``--rounds N`` the rows are measured N times over, one round of every
 row after another, and the table shows each figure's median and each ratio's
 range over the rounds: this machine's speed drifts over minutes (the raw
@@ -84,7 +76,6 @@ from pathlib import Path
 from statistics import median
 
 from games.devtools.process_groups import (
-    connections_by_process,
     cpu_seconds,
     cpu_seconds_by_name,
     group_members,
@@ -187,9 +178,6 @@ class Row:
     error_detail: dict = field(default_factory=dict)
     cpu_ms: dict = field(default_factory=dict)  # part -> CPU milliseconds per request
     ratio_range: tuple[float, float] | None = None  # over the rounds, when there were several
-    # wrk's connections held by each of the site's page workers halfway through
-    # (most first), one list a round: the kernel shares them out at random.
-    shares: list[list[int]] = field(default_factory=list)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -199,22 +187,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float, halfway=None) -> dict:
-    """wrk's figures; with ``halfway``, also what it returns when called halfway through (``"halfway"``)."""
+def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float) -> dict:
+    """wrk's figures."""
     command = ["wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{max(1, round(seconds))}s"]
     command += ["--timeout", "10s", "-s", str(script), url, "--", *script_args]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen = None
-    if halfway is not None:
-        try:
-            process.wait(timeout=max(1, round(seconds)) / 2)
-        except subprocess.TimeoutExpired:
-            seen = halfway()
     stdout, stderr = process.communicate()
     match = re.search(r"^BENCH (\{.*\})$", stdout, re.MULTILINE)
     if process.returncode != 0 or match is None:
         raise SystemExit(f"wrk failed ({process.returncode}):\n{stdout}\n{stderr}")
-    return {**json.loads(match.group(1)), "halfway": seen}
+    return json.loads(match.group(1))
 
 
 # -- where the CPU went -------------------------------------------------------------------------
@@ -241,17 +223,6 @@ class CpuMeter:
 
     def __init__(self, site: subprocess.Popen, anchor: subprocess.Popen | None = None):
         self.site, self.anchor = site, anchor
-
-    def page_shares(self, port: int) -> list[int]:
-        """The connections to ``port`` that each of the site's page workers
-        (granian's worker processes) holds, most first."""
-        members = group_members(self.site.pid)
-        workers = [
-            pid
-            for pid, (parent, command) in members.items()
-            if "granian" in command and parent in members and "granian" in members[parent][1]
-        ]
-        return sorted(connections_by_process(port, workers).values(), reverse=True)
 
     def read(self) -> dict[str, float]:
         used = dict.fromkeys(CPU_PARTS, 0.0)
@@ -280,35 +251,13 @@ class CpuMeter:
         return {part: (after[part] - before[part]) * 1000 / requests for part in CPU_PARTS} if requests else {}
 
 
-def _settled_shares(meter: CpuMeter, port: int, connections: int, tries: int = 25) -> list[int]:
-    """The page workers' shares of wrk's connections once all of them are
-    seen held (a reading can fall between a connection's close and its
-    reopening, or come before a slow machine has opened them all): the fullest
-    of up to ``tries`` readings 20 ms apart."""
-    fullest: list[int] = []
-    for _ in range(tries):
-        seen = meter.page_shares(port)
-        if sum(seen) > sum(fullest):
-            fullest = seen
-        if sum(fullest) >= connections:
-            break
-        time.sleep(0.02)
-    return fullest
-
-
-def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None, meter=None, shares=False) -> Row:
-    """Warm up (not counted), then the measured run; both with the same client
-    settings. With ``shares`` (a row of the site's pages), how wrk's
-    connections are shared among the page workers, halfway through."""
+def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None, meter=None) -> Row:
+    """Warm up (not counted), then the measured run; both with the same client settings."""
     if args.warmup > 0:
         run_wrk(args, url, script, list(warmup_args if warmup_args is not None else script_args), args.warmup)
     before = meter.read() if meter else None
-    port = urllib.parse.urlsplit(url).port
-    halfway = (lambda: _settled_shares(meter, port, args.connections)) if shares and meter else None
-    figures = run_wrk(args, url, script, list(script_args), args.duration, halfway)
+    figures = run_wrk(args, url, script, list(script_args), args.duration)
     after = meter.read() if meter else None
-    if figures["halfway"]:
-        row.shares = [figures["halfway"]]
     # Answered, and not with an error status: an error page is fast, it must not pass for speed.
     row.requests = figures["requests"] - figures["status"]
     row.requests_per_second = row.requests / (figures["duration_us"] / 1e6)
@@ -707,14 +656,6 @@ def print_table(rows: list[Row], fan: dict, args, database: Database, log=print)
         )
         if row.error_detail:
             log(f"{'':<36} errors: {row.error_detail}")
-    shared = [row for row in rows if row.shares]
-    if shared:
-        log(
-            "\nwrk's connections held by each page worker, halfway through (a round each): the kernel shares"
-            "\nthem out at random, and the workers even the shares out (games/serving/shares.py)"
-        )
-        for row in shared:
-            log(f"{row.label:<36} " + ", ".join("/".join(map(str, share)) for share in row.shares))
     log("\nCPU per request, ms (over each row's measured seconds; PostgreSQL and Redis: every process of theirs here)")
     header = f"{'what':<36} " + " ".join(f"{part:>10}" for part in CPU_PARTS)
     log(header)
@@ -792,7 +733,6 @@ def median_row(same: tuple[Row, ...]) -> Row:
         if all(row.cpu_ms for row in same)
         else {},
         ratio_range=(min(ratios), max(ratios)) if ratios else None,
-        shares=[share for row in same for share in row.shares],
     )
 
 
@@ -893,8 +833,7 @@ def run(args) -> int:
                 print(
                     f"==> {row.label}" + (f" (round {n + 1} of {args.rounds})" if args.rounds > 1 else ""), flush=True
                 )
-                shares = url.startswith(site)
-                rows.append(measure(args, row, url, script, script_args, warmup_args, meter, shares))
+                rows.append(measure(args, row, url, script, script_args, warmup_args, meter))
             print("==> moves over the game's socket", flush=True)
             rows.append(socket_row(args, sockets, games[f"socket-warm{n}"], games[f"socket{n}"], meter))
             compare(rows)

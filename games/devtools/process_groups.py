@@ -66,36 +66,6 @@ def cpu_seconds_by_name() -> dict[str, float]:
     return used
 
 
-def connections_by_process(port: int, pids) -> dict[int, int]:
-    """How many established TCP connections to this machine's ``port`` each of
-    ``pids`` holds: the connections' sockets from /proc/net/tcp (and tcp6),
-    found among each process's open files. Empty without /proc."""
-    sockets = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            fields = line.split()  # sl, local address:port, remote, state, ..., inode (the tenth)
-            if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # 01: ESTABLISHED
-                sockets.add(f"socket:[{fields[9]}]")
-    held = {}
-    for pid in pids:
-        try:
-            files = list(Path(f"/proc/{pid}/fd").iterdir())
-        except OSError:  # gone meanwhile
-            continue
-        count = 0
-        for file in files:
-            try:
-                count += os.readlink(file) in sockets
-            except OSError:
-                continue
-        held[pid] = count
-    return held
-
-
 def stop_group(process: subprocess.Popen, timeout: float = 20) -> None:
     """SIGTERM to ``process``'s group; SIGKILL if it has not ended within ``timeout`` seconds."""
     try:
