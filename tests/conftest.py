@@ -154,3 +154,15 @@ def charged_searches(monkeypatch):
 
     monkeypatch.setattr(engine, "analyse", counted)
     return calls
+
+
+@pytest.fixture
+def engine_processes(settings):
+    """The engine's searches in a pool of one engine process, as in production
+    (games/engine_work/pool.py); the pool is ended after the test."""
+    from games.engine_work import pool
+
+    settings.ENGINE_PROCESSES = True
+    settings.ENGINE_SLOTS = 1
+    yield
+    pool.shut_down()

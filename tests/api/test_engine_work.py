@@ -10,7 +10,6 @@ import time
 import pytest
 
 from games import engine
-from games.engine_work import pool as engine_pool
 from tests.api.conftest import assert_error, client_for
 
 pytestmark = pytest.mark.django_db
@@ -50,15 +49,7 @@ def test_3x3_costs_nothing(anon, settings):
     assert_error(anon.post(URL, {"board": LATE_5X5[0]}), 429, "engine_rate_limited")
 
 
-@pytest.fixture
-def pool(settings):
-    settings.ENGINE_PROCESSES = True
-    settings.ENGINE_SLOTS = 1
-    yield
-    engine_pool.shut_down()
-
-
-def test_a_search_is_202_at_once_then_the_answer(anon, pool, monkeypatch):
+def test_a_search_is_202_at_once_then_the_answer(anon, engine_processes, monkeypatch):
     expected = engine.analyse(engine.Board.from_string(LATE_5X5[0]))
 
     def not_here(board, budget=None):
@@ -79,7 +70,7 @@ def test_a_search_is_202_at_once_then_the_answer(anon, pool, monkeypatch):
     assert {int(c): v["outcome"] for c, v in answer["cells"].items()} == {c: e.outcome for c, e in expected.items()}
 
 
-def test_with_the_queue_full_the_api_answers_503_at_once(anon, settings, pool):
+def test_with_the_queue_full_the_api_answers_503_at_once(anon, settings, engine_processes):
     settings.ENGINE_QUEUE = 1
     assert_error(client_for(None).post(URL, {"board": SLOW_5X5[0]}), 202, "engine_working")
     started = time.monotonic()

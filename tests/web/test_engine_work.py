@@ -11,7 +11,6 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine_work import budget as engine_budget
-from games.engine_work import pool as engine_pool
 from games.play.models import Game, Move
 
 pytestmark = pytest.mark.django_db
@@ -146,14 +145,6 @@ def test_a_class_of_forty_behind_one_address_is_never_refused(settings):
 # -- the pool: a page never waits ----------------------------------------------------------------
 
 
-@pytest.fixture
-def pool(settings):
-    settings.ENGINE_PROCESSES = True
-    settings.ENGINE_SLOTS = 1
-    yield
-    engine_pool.shut_down()
-
-
 def _until_answered(get, seconds: float = 30.0):
     """Ask again, as the page does, until the engine's answer is there."""
     deadline = time.monotonic() + seconds
@@ -164,7 +155,7 @@ def _until_answered(get, seconds: float = 30.0):
         time.sleep(0.2)
 
 
-def test_a_slow_position_gets_a_working_page_at_once_then_its_analysis(client, pool):
+def test_a_slow_position_gets_a_working_page_at_once_then_its_analysis(client, engine_processes):
     started = time.monotonic()
     response = client.get(ANALYSIS, {"board": SLOW_5X5[0]})
     assert time.monotonic() - started < 1.0
@@ -178,7 +169,7 @@ def test_a_slow_position_gets_a_working_page_at_once_then_its_analysis(client, p
     assert "analysis__board" in answered.content.decode() or 'class="board' in answered.content.decode()
 
 
-def test_a_visitor_gets_two_searches_at_once_and_busy_beyond(client, pool):
+def test_a_visitor_gets_two_searches_at_once_and_busy_beyond(client, engine_processes):
     answers = [client.get(ANALYSIS, {"board": position}) for position in SLOW_5X5]
     assert [answer.status_code for answer in answers] == [202, 202, 503]
     assert "The engine is already searching 2 positions for you" in answers[2].content.decode()
@@ -188,7 +179,7 @@ def test_a_visitor_gets_two_searches_at_once_and_busy_beyond(client, pool):
     assert Client().get(ANALYSIS, {"board": "X..............O"}).status_code in (200, 202)
 
 
-def test_a_full_queue_is_busy_at_once(settings, pool):
+def test_a_full_queue_is_busy_at_once(settings, engine_processes):
     settings.ENGINE_QUEUE = 1
     assert Client().get(ANALYSIS, {"board": SLOW_5X5[0]}).status_code == 202
     started = time.monotonic()
@@ -199,7 +190,7 @@ def test_a_full_queue_is_busy_at_once(settings, pool):
     assert "The engine is busy with other searches" in response.content.decode()
 
 
-def test_a_hint_on_a_game_page_says_working_then_comes(client, pool):
+def test_a_hint_on_a_game_page_says_working_then_comes(client, engine_processes):
     game = _ai_game_at(client, LATE_5X5, seed=3)
     response = client.get(game.get_absolute_url(), {"hint": "1"})
     html = response.content.decode()
@@ -218,7 +209,7 @@ def test_a_hint_on_a_game_page_says_working_then_comes(client, pool):
     assert "data-ask-again" not in html
 
 
-def test_the_search_tree_is_searched_by_the_pool_and_kept(client, pool):
+def test_the_search_tree_is_searched_by_the_pool_and_kept(client, engine_processes):
     url = reverse("games:tree") + "?board=.........&algorithm=alphabeta"
     assert client.get(url).status_code == 202
     answered = _until_answered(lambda: client.get(url))
