@@ -77,7 +77,6 @@ def start_site(collected_static, tmp_path, workers: int = 1, **settings_env) -> 
         REDIS_URL=REDIS_URL,
         ALLOWED_HOSTS="127.0.0.1",
         STATIC_ROOT=str(collected_static),
-        TMPDIR=str(tmp_path),  # where granian's workers keep their shares of connections
         LOG_LEVEL="WARNING",
         **settings_env,
     )
