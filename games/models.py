@@ -5,7 +5,7 @@ migrations folder), so their tables and migrations are those the app always had.
 Code imports a model from its domain, not from here.
 """
 
-from games.accounts.models import ApiToken, Session
+from games.accounts.models import ApiToken
 from games.learn.models import GameReview, Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
@@ -29,5 +29,4 @@ __all__ = [
     "PlayerStats",
     "Puzzle",
     "RatingChange",
-    "Session",
 ]

@@ -111,8 +111,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # Django's, the user read with the session (games/accounts/middleware.py).
-    "games.accounts.middleware.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
@@ -270,9 +269,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes first: it refuses a locked-out client before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, the signed-in user read more cheaply; sessions
-    # that name Django's are read as naming it (games/accounts/backends.py).
-    "games.accounts.backends.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 LOGIN_URL = "login"
@@ -302,9 +299,9 @@ STORAGES = {
     },
 }
 
-# Django's database sessions, each read with its user by one statement built once
-# (games/accounts/sessions.py, its table games_session).
-SESSION_ENGINE = "games.accounts.sessions"
+# Sessions in the database; with Redis, read through the cache too, which every
+# server process shares (a process's own memory would keep a signed-out session).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
 
 # Security. Cookies and headers that are safe on plain http://127.0.0.1 are
 # always on; the ones that would break plain http wait for HTTPS=1.

@@ -1,13 +1,10 @@
-"""What an account keeps beside Django's user: its API tokens, and the
-sessions that sign it in."""
+"""What an account keeps beside Django's user: its API tokens."""
 
 from __future__ import annotations
 
 import hashlib
-from importlib import import_module
 
 from django.conf import settings
-from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.utils import timezone
 
@@ -37,29 +34,3 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…) of {self.user}"
-
-
-class Session(AbstractBaseSession):
-    """Django's database session, with the user it signs in (if any) in a
-    column of its own: a request reads its session and its user in one
-    statement (games/accounts/sessions.py). The column is written from the
-    session's data each time it is saved; it is not a constraint (a session
-    naming a user since deleted signs nobody in, as before)."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.DO_NOTHING,
-        db_constraint=False,
-        related_name="+",
-        editable=False,
-    )
-
-    class Meta(AbstractBaseSession.Meta):
-        db_table = "games_session"
-
-    @classmethod
-    def get_session_store_class(cls):
-        """The store of settings.SESSION_ENGINE (games/accounts/sessions.py)."""
-        return import_module(settings.SESSION_ENGINE).SessionStore

@@ -59,23 +59,6 @@ def api_token_for_key(key: str) -> ApiToken | None:
     return token
 
 
-@cache
-def _user_sql(vendor: str) -> str:
-    users = _token_with_user()[1]
-    return f"SELECT {users.columns()} FROM {connection.ops.quote_name(users.table)} WHERE {users.column('pk')} = %s"
-
-
-def user_by_pk(pk) -> object | None:
-    """The user whose primary key is ``pk``, or None: what a session names,
-    read on every request of a signed-in player, so by a statement built
-    once (games/rows.py)."""
-    users = _token_with_user()[1]
-    if not isinstance(pk, int) or not users.holds_pk(pk):
-        return None
-    row = fetch_one(_user_sql(connection.vendor), [pk])
-    return users.read(row) if row is not None else None
-
-
 def users_with_games_played(users):
     """``users`` (a User queryset) with ``games_played``: their games on either side.
 

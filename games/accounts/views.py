@@ -12,7 +12,7 @@ from django.utils.http import content_disposition_header, url_has_allowed_host_a
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.accounts import backends, exports, selectors, services
+from games.accounts import exports, selectors, services
 from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused
 from games.play import selectors as play_selectors
@@ -24,7 +24,7 @@ from games.stats import selectors as stats_selectors
 def on_signed_up(request, user):
     """Run once a visitor's new account exists: sign them in. Logging in hands
     them the games they played as a guest (games.signals)."""
-    login(request, user, backend=backends.PATH)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
 
 
 def _next_url(request) -> str:

@@ -105,16 +105,6 @@ def test_an_update_where_adds_assigns_and_counts_the_rows_it_changed(user, bob):
     assert Game.objects.get(pk=second.pk).move_count == 2 and Game.objects.get(pk=second.pk).draw_offer == ""
 
 
-def test_a_user_is_every_field_the_orm_reads_and_an_unknown_or_impossible_key_none(user):
-    from django.contrib.auth import get_user_model
-
-    read = account_selectors.user_by_pk(user.pk)
-    assert _fields(read) == _fields(get_user_model().objects.get(pk=user.pk))
-    assert account_selectors.user_by_pk(user.pk + 1000) is None
-    assert account_selectors.user_by_pk(2**70) is None  # beyond the column: no row, not an error
-    assert account_selectors.user_by_pk("1") is None
-
-
 def test_writes_sent_together_land_together_and_say_what_each_changed(user, bob):
     game, other = human_game(user, bob, cells=[4]), human_game(user, bob)
     writes, changed = Writes(), []

@@ -9,11 +9,11 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 from django.urls.converters import IntConverter, StringConverter
 
-from games.accounts.models import Session
 from games.lobby import services
 from games.lobby.models import Challenge
 from games.play import services as play_services
