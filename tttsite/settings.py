@@ -248,8 +248,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
     CACHES = {
         "default": {
-            # Django's RedisCache, with its connections kept per process rather than per request.
-            "BACKEND": "tttsite.cache.ProcessWideRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             # A Redis that stopped answering is found out in a second, not a minute.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},

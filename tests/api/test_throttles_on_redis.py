@@ -24,7 +24,7 @@ def redis_cache(settings):
     """The production cache, under a prefix of this test's own (nothing to clear)."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "tttsite.cache.ProcessWideRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": f"throttle-test-{uuid.uuid4().hex}",
         }
