@@ -160,30 +160,30 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's PostgreSQL backend, its pool's check made cheaper (below).
-    DATABASES["default"]["ENGINE"] = "tttsite.postgresql"
-if DATABASES["default"]["ENGINE"] == "tttsite.postgresql" and env_flag("DB_POOL", True):
+POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+if POSTGRESQL and env_flag("DB_POOL", True):
     # Under ASGI every request runs its database work in a thread of its own,
     # and a persistent connection stays with its thread: under load that is a
-    # connection per thread until PostgreSQL refuses more. A pool instead
-    # lends each request a connection and takes it back when the request ends.
-    # With conn_health_checks on (above), the pool checks each connection before
-    # lending it: none that died while PostgreSQL restarted. The check is a
-    # round trip only on a connection PostgreSQL has spoken to (tttsite/postgresql/).
+    # connection per thread until PostgreSQL refuses more. Django's pool
+    # instead lends each request a connection and takes it back when the
+    # request ends, checked first (conn_health_checks above): none that died
+    # while PostgreSQL restarted. A pool that cannot reconnect gives up after
+    # reconnect_timeout and tries again at the next request, so a site whose
+    # database comes back is back within seconds, not after psycopg-pool's
+    # ever longer waits between attempts.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "3")),
+        "reconnect_timeout": float(os.environ.get("DB_POOL_RECONNECT_TIMEOUT", "2")),
     }
-if DATABASES["default"]["ENGINE"] == "tttsite.postgresql" and env_flag("DB_PREPARED_STATEMENTS", True):
+if POSTGRESQL and env_flag("DB_PREPARED_STATEMENTS", True):
     # Parameters sent apart from the SQL (server-side binding), so a statement
     # a connection repeats is the same text each time, and psycopg prepares it
-    # after its fifth use: PostgreSQL then skips parsing and planning it. A
-    # move's queries cost PostgreSQL 0.9 ms of CPU instead of 2.1, and Python
-    # less too (docs/benchmarks.md). Off (DB_PREPARED_STATEMENTS=0) behind a
-    # pooler in transaction mode, which cannot keep a session's statements.
+    # after its fifth use: PostgreSQL then skips parsing and planning it. Off
+    # (DB_PREPARED_STATEMENTS=0) behind a pooler in transaction mode, which
+    # cannot keep a session's statements.
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -94,11 +94,10 @@ def test_environment_overrides():
     assert loaded["DEBUG"] is True
     assert loaded["ALLOWED_HOSTS"] == ["ttt.example.com", "www.ttt.example.com"]
     database = loaded["DATABASE"]
-    # Django's backend, with the pool's check of its own (tttsite/postgresql/).
-    assert database["ENGINE"] == "tttsite.postgresql"
+    assert database["ENGINE"] == "django.db.backends.postgresql"
     assert (database["NAME"], database["HOST"], database["USER"]) == ("ttt", "db.internal", "player")
     # PostgreSQL connections come from a pool, checked before each use.
-    assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 3.0}
+    assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 3.0, "reconnect_timeout": 2.0}
     assert database["CONN_MAX_AGE"] == 0
     assert database["CONN_HEALTH_CHECKS"] is True
     assert loaded["REDIS_URL"] == "redis://cache.internal:6379/2"
