@@ -203,32 +203,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
 def redis_channel_layer(url):
-    """The channel layer on the Redis at ``url``, as the site runs it (tests use it too)."""
+    """The channel layer on the Redis at ``url``, as the site runs it (tests use it too):
+    channels_redis's pub/sub layer, whose group message is one PUBLISH however
+    many sockets watch the game, and whose sockets wait on a queue in their own
+    process, so one closing never costs another its message."""
     from redis.exceptions import ConnectionError as RedisConnectionError
 
     host = {
         "address": url,
-        # The layer waits for messages 5 s at a time (BZPOPMIN); redis-py's own
-        # default socket timeout is also 5 s, and would cut every wait short
-        # with an error that closes an idle WebSocket every few seconds.
-        "socket_timeout": 10,
+        # A Redis that stopped answering is found out in a second or two.
+        "socket_connect_timeout": 1,
+        "socket_timeout": 5,
         # Once Redis is back after a restart, the pooled connections are dead:
         # a command on one is tried once more on a fresh connection rather
         # than failing a WebSocket (4503) for each of them in turn.
         "retry_on_error": [RedisConnectionError],
-        # Connections open at once, per process. redis-py's default is 100 and
-        # one more is an error, not a wait: a hundred spectators arriving at
-        # once at the one process that serves the sockets each join the game's
-        # group and announce themselves, and the 101st socket was closed.
-        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
     }
-    # channels_redis's layer, but a socket closing no longer costs another
-    # socket of the same process its message (games/serving/channel_layer.py).
-    # Each socket's queue holds up to `capacity` messages before the layer
-    # drops new ones (channels_redis's default is 100): a hundred spectators
-    # arriving at once announce themselves to each other that many times, and
-    # a move pushed behind them must still fit.
-    return {"BACKEND": "games.serving.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [host], "capacity": 1000}}
+    return {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [host]}}
 
 
 # Threads each ASGI process gives its sockets' database work (a move, a

@@ -27,7 +27,7 @@ from games.play import live, rows, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
 from games.serving import outages
-from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN
+from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN, CLOSE_SERVICE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 
@@ -197,13 +197,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         try:
             await self.receive_json(content, **kwargs)
         except Exception as error:
-            # A stopped service closes the socket with 4503 (games/serving/sockets.py);
-            # anything else is a bug, answered, so that the socket (and everything
-            # its disconnection would undo) stays.
+            # A stopped service closes the socket with 4503 (games/serving/sockets.py).
             if outages.service_down(error) is not None:
                 raise
-            logger.exception("a message on %s failed", self.scope.get("path"))
-            await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
+            await self.answer_bug()
+
+    async def answer_bug(self):
+        """Answer a message that failed for a reason other than a stopped
+        service: a bug, logged, so that the socket (and everything its
+        disconnection would undo) stays."""
+        logger.exception("a message on %s failed", self.scope.get("path"))
+        await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
 
     async def refuse(self, code: int, reason: str):
         """Accept, then close with ``code`` and ``reason``: a refused handshake
@@ -236,7 +240,7 @@ class GameConsumer(LiveConsumer):
             await self.refuse(*refusal)
             return
         self.side, self.guest_key = state["side"], state.pop("guest_key")
-        self.loop, self.delivering = asyncio.get_running_loop(), asyncio.Lock()
+        self.moves_in_play: set[asyncio.Future] = set()
         await self.accept()
         await self.send_json({"type": "state", **state})
         if self.side is None:
@@ -292,10 +296,27 @@ class GameConsumer(LiveConsumer):
             message = "cell must be a whole number: 0 is the top left cell, counted row by row"
             await self.send_json({"type": "refused", "code": "invalid_cell", "message": message})
             return
-        refusal = await self._play(cell, ply)
-        if refusal is not None:
-            async with self.delivering:  # after what the move published (_deliver_soon)
+        # Played beside the socket's other messages, not before them: on 4x4
+        # and 5x5 the AI thinks once the move is stored, and the move's own
+        # event reaches this socket meanwhile.
+        playing = asyncio.ensure_future(self._play_and_answer(cell, ply))
+        self.moves_in_play.add(playing)
+        playing.add_done_callback(self.moves_in_play.discard)
+
+    async def _play_and_answer(self, cell: int, ply: int) -> None:
+        """The move played; its refusal sent back, or what failed answered as
+        a message that fails is (LiveConsumer.receive)."""
+        try:
+            refusal = await self._play(cell, ply)
+            if refusal is not None:
                 await self.send_json(refusal)
+        except Exception as error:
+            service = outages.service_down(error)
+            if service is None:
+                await self.answer_bug()
+                return
+            logger.error("%s is down, closing %s with %d", service, self.scope.get("path"), CLOSE_SERVICE_UNAVAILABLE)
+            await self.close(code=CLOSE_SERVICE_UNAVAILABLE)
 
     async def game_event(self, event):
         """Forward what a service published: {"type": "move", "ply": 5, ...}."""
@@ -333,34 +354,16 @@ class GameConsumer(LiveConsumer):
     def _play(self, cell, ply) -> dict | None:
         """Play through the services; the refusal to send back, or None. A
         stored move reaches everyone as the event the services publish, this
-        socket included, which hears it without a trip to Redis (live.heard_here)."""
-        with live.heard_here(self.group, self._deliver_soon, self.channel_name):
-            try:
-                player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
-                services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)
-            except Game.DoesNotExist:
-                return {"type": "refused", "code": "not_found", "message": "no such game"}
-            except GameError as error:
-                current = error.game.move_count if error.game is not None else None
-                return {"type": "refused", "code": error.code, "message": error.message, "ply": current}
-        return None
-
-    def _deliver_soon(self, event: dict) -> None:
-        """From the thread playing this socket's move, as a commit publishes
-        ``event``: sent on the socket's event loop at once (the person's move
-        is not held while the AI thinks on 4x4 and 5x5), in order. The others
-        hear it from the process's publisher."""
+        socket included."""
         try:
-            asyncio.run_coroutine_threadsafe(self._deliver(event), self.loop)
-        except RuntimeError:  # the server is stopping: its loop is closed; the move is stored
-            logger.warning("socket on game %s gone before its move was sent on", self.game_id)
-
-    async def _deliver(self, event: dict) -> None:
-        async with self.delivering:
-            try:
-                await self.game_event(event)
-            except Exception:  # the socket closed meanwhile
-                logger.debug("socket on game %s closed before hearing its move", self.game_id, exc_info=True)
+            player = Player(user=self.scope.get("user"), guest_key=self.guest_key)
+            services.game_play_move(game_id=self.game_id, player=player, cell=cell, ply=ply)
+        except Game.DoesNotExist:
+            return {"type": "refused", "code": "not_found", "message": "no such game"}
+        except GameError as error:
+            current = error.game.move_count if error.game is not None else None
+            return {"type": "refused", "code": error.code, "message": error.message, "ply": current}
+        return None
 
     @in_a_thread
     def _presence(self, *, here: bool | None) -> tuple[int, bool]:

@@ -8,33 +8,26 @@ stopped), the write has already succeeded: the failure is logged and pages
 fall back on reloading.
 
 On Redis the request does not wait for the message to be sent: it hands it
-to the process's publisher, one thread with Redis connections of its own
-that sends the messages in the order they were handed over, with Redis's
-blocking client (games/serving/channel_layer.py). Without it each message
-cost the request an event-loop hop (under ASGI) or a new event loop and a
-new Redis connection (in a thread without a loop). The publisher sends what
-it holds before the process exits normally. A move played over a socket
-reaches that socket at once, from its own server (heard_here), and the
-others through the publisher. The in-memory layer (one process, development and tests) keeps its
-queues on the server's own event loop, so there the message is sent as before,
-when the group has a member at all.
+to the process's publisher, one thread with an event loop of its own, where
+the layer keeps its connection, that sends the messages in the order they
+were handed over (a request's thread has no event loop, and
+``async_to_sync`` would make one, and a connection, for every message). The
+publisher sends what it holds before the process exits normally. The
+in-memory layer (one process, development and tests) keeps its queues on the
+server's own event loop, so there the message is sent from the request's
+thread, when the group has a member at all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import logging
 import os
-import queue
 import threading
-from collections.abc import Callable
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
-from channels import DEFAULT_CHANNEL_LAYER
-from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -56,53 +49,54 @@ def user_group(user_id: int) -> str:
 
 
 class _Publisher:
-    """One thread that sends a layer's messages, in the order they were handed
-    over, each with Redis's blocking client (no event loop: driving the
-    asyncio client from one of its own was 11% of an API move's CPU)."""
+    """One thread, with an event loop of its own, that sends a layer's
+    messages in the order they were handed over."""
 
     def __init__(self, layer):
-        self.layer = layer  # the process's layer, to know when settings changed it
-        # A layer of its own, made from the same settings, whose blocking
-        # clients only this thread uses.
-        self.sender = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+        self.layer = layer
         self.pid = os.getpid()
-        self.messages: queue.SimpleQueue = queue.SimpleQueue()
+        self.loop = asyncio.new_event_loop()
+        self.messages: asyncio.Queue = asyncio.Queue()
         self.thread = threading.Thread(target=self._run, name="live-publisher", daemon=True)
         self.thread.start()
 
-    def put(self, group: str, message: dict, skip: str | None = None) -> None:
-        """Send ``message`` to ``group``'s members (but ``skip``), after what was put before."""
-        self.messages.put((group, message, skip))
+    def put(self, group: str, message: dict) -> None:
+        """Send ``message`` to ``group``'s members, after what was put before."""
+        self._hand_over((group, message))
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every message handed over so far has been sent (or failed)."""
-        if not self.thread.is_alive():
-            return False
         done = threading.Event()
-        self.messages.put(done)
-        return done.wait(timeout)
+        return self._hand_over(done) and done.wait(timeout)
 
     def stop(self, timeout: float | None = None) -> None:
         """Send what is waiting, then end the thread."""
-        self.messages.put(None)
+        self._hand_over(None)
         self.thread.join(timeout)
+
+    def _hand_over(self, item) -> bool:
+        try:
+            self.loop.call_soon_threadsafe(self.messages.put_nowait, item)
+        except RuntimeError:  # the thread has ended and closed its loop
+            return False
+        return True
 
     def _run(self) -> None:
         try:
-            while True:
-                item = self.messages.get()
-                if item is None:
-                    return
-                if isinstance(item, threading.Event):
-                    item.set()  # every message handed over before it is sent
-                    continue
-                group, message, skip = item
-                try:
-                    self.sender.group_send_blocking(group, message, skip)
-                except Exception:  # a live update is a courtesy; the stored game is the truth
-                    logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
+            self.loop.run_until_complete(self._send_all())
         finally:
-            self.sender.close_blocking()
+            self.loop.close()  # and with it the layer's connections for this loop
+
+    async def _send_all(self) -> None:
+        while (item := await self.messages.get()) is not None:
+            if isinstance(item, threading.Event):
+                item.set()  # every message handed over before it is sent
+                continue
+            group, message = item
+            try:
+                await self.layer.group_send(group, message)
+            except Exception:  # a live update is a courtesy; the stored game is the truth
+                logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
 
 
 _publisher: _Publisher | None = None
@@ -133,55 +127,20 @@ def flush(timeout: float | None = FLUSH_AT_EXIT_SECONDS) -> bool:
 atexit.register(flush)
 
 
-def _sends_in_background(layer) -> bool:
-    from games.serving.channel_layer import RedisChannelLayer
-
-    return isinstance(layer, RedisChannelLayer)
-
-
 def _nobody_listens(layer, group: str) -> bool:
     """In the in-memory layer, whether ``group`` has no member to send to.
     Sending anyway would cost a hop to the server's event loop, and in a
     thread without one (a WSGI server, a script) a new loop and thread per
     message, to reach nobody: a game no page watches (an API client's, say)."""
-    return isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group)
-
-
-@dataclass
-class _Origin:
-    group: str
-    deliver: Callable[[dict], None]
-    channel: str
-
-
-_origin: ContextVar[_Origin | None] = ContextVar("live_origin", default=None)
-
-
-@contextmanager
-def heard_here(group: str, deliver: Callable[[dict], None], channel: str):
-    """While a socket (its channel ``channel``) plays a move: each message for
-    its own game's group is handed to ``deliver`` (called in this thread, as
-    each commit publishes it), and the publisher sends it to the group's
-    other members only: the socket hears it at once, with no trip out to
-    Redis and back. With the Redis layer; the in-memory layer sends them as
-    ever."""
-    token = _origin.set(_Origin(group, deliver, channel))
-    try:
-        yield
-    finally:
-        _origin.reset(token)
+    return not layer.groups.get(group)
 
 
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if _sends_in_background(layer):
-        origin, skip = _origin.get(), None
-        if origin is not None and origin.group == group:
-            origin.deliver(message)  # the socket that played the move hears it at once (heard_here)
-            skip = origin.channel
-        _publisher_for(layer).put(group, message, skip=skip)
+    if not isinstance(layer, InMemoryChannelLayer):
+        _publisher_for(layer).put(group, message)
         return
     if _nobody_listens(layer, group):
         return
