@@ -1,19 +1,16 @@
-"""The API's rate limits as production counts them: in Redis, one script per
-request (games/api/throttles.py). The same limits as with any other cache, and
-requests arriving together never get past the limit between them.
+"""The API's rate limits as production counts them: DRF's throttles on
+Django's Redis cache (games/api/throttles.py), the same limits as with any
+other cache.
 
 Needs Redis at 127.0.0.1:6379 (or TEST_REDIS_URL); one that does not answer fails.
 """
 
 import os
-import threading
 import time
 import uuid
-from types import SimpleNamespace
 
 import pytest
 
-from games.api.throttles import UserRateThrottle
 from tests.api.conftest import assert_error, client_for, stored
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -71,21 +68,3 @@ def test_the_window_slides_a_request_is_let_through_once_the_oldest_has_aged_out
     assert [as_alice.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]
     time.sleep(1.1)
     assert as_alice.get("/api/games/").status_code == 200
-
-
-def test_requests_arriving_together_never_get_past_the_limit(rates):
-    rates(user="5/min")
-    request = SimpleNamespace(user=SimpleNamespace(is_authenticated=True, pk=424242), META={})
-    start, allowed = threading.Barrier(12), []
-
-    def ask():
-        throttle = UserRateThrottle()
-        start.wait()
-        allowed.append(throttle.allow_request(request, view=None))
-
-    threads = [threading.Thread(target=ask) for _ in range(12)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(allowed) == [False] * 7 + [True] * 5
