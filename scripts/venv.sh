@@ -8,10 +8,10 @@ ensure_venv() {
     echo "==> Creating .venv with $(python3 --version)"
     python3 -m venv .venv
   fi
-  # requirements-dev.txt includes requirements.txt, so both go into the stamp.
+  # The files include each other, so all of them go into the stamp.
   local digest stamp
-  digest=$(cat "$requirements" requirements.txt | python3 -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
-  stamp=".venv/.installed-$(basename "$requirements" .txt)"
+  digest=$(cat requirements.txt requirements-dev.txt bench/requirements.txt | python3 -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
+  stamp=".venv/.installed-$(echo "${requirements%.txt}" | tr / -)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$digest" ]; then
     echo "==> Installing $requirements into .venv"
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"

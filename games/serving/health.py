@@ -1,5 +1,5 @@
 """Health checks for whoever runs the site: a load balancer, a process
-supervisor, the load and outage scripts (scripts/load, scripts/outage).
+supervisor, the load and outage scripts (bench/load.sh, bench/outage.sh).
 
 /healthz/ answers as soon as the process can serve a request and touches
 nothing else: it is also the "page that does nothing" the load script

@@ -1,4 +1,4 @@
-"""``python -m games.devtools.bench_move_cpu``, briefly: the API move and the
+"""``python -m bench.move_cpu``, briefly: the API move and the
 game page's move are each played through the whole of Django without an
 error (a move refused would stop it). Timing is never judged."""
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
     [([], "POST /api/games/<id>/moves/"), (["--form"], "POST /games/<id>/move/ (X-Partial)")],
 )
 def test_it_plays_each_move_and_prints_its_cpu(options, what):
-    command = [sys.executable, "-m", "games.devtools.bench_move_cpu", "--games", "5", "--warmup", "2", *options]
+    command = [sys.executable, "-m", "bench.move_cpu", "--games", "5", "--warmup", "2", *options]
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     result = subprocess.run(
         command, cwd=ROOT, env={**env, "DEBUG": "1"}, capture_output=True, text=True, timeout=300, check=False

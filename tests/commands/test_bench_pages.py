@@ -1,28 +1,31 @@
-"""``manage.py bench_pages``: every page measured or said to be missing, never skipped."""
+"""``python -m bench pages``: every page measured or said to be missing, never skipped."""
 
 import re
-from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
 
-from games.devtools import bench_pages
+from bench import pages as bench_pages
+from bench.__main__ import main as bench
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sample_games():
-    call_command("make_sample_games", "--games", "120", "--users", "8", "--seed", "3", stdout=StringIO())
+def sample_games(capsys):
+    bench(["sample_games", "--games", "120", "--users", "8", "--seed", "3"])
+    capsys.readouterr()
 
 
-def run(*args) -> str:
-    out = StringIO()
-    call_command("bench_pages", *args, stdout=out)
-    return out.getvalue()
+@pytest.fixture
+def run(capsys):
+    def run(*args) -> str:
+        bench(["pages", *args])
+        return capsys.readouterr().out
+
+    return run
 
 
-def test_every_page_is_timed_cold_and_warm_with_its_queries(sample_games):
+def test_every_page_is_timed_cold_and_warm_with_its_queries(sample_games, run):
     out = run("--requests", "3")
     for label in ("profile, busiest player", "profile, median player", "history p.1, busiest player"):
         rows = [line for line in out.splitlines() if line.startswith(label)]
@@ -33,19 +36,19 @@ def test_every_page_is_timed_cold_and_warm_with_its_queries(sample_games):
         assert len([line for line in out.splitlines() if line.startswith(label)]) == 2, out
 
 
-def test_a_page_whose_url_does_not_resolve_is_reported_not_available(sample_games, monkeypatch):
+def test_a_page_whose_url_does_not_resolve_is_reported_not_available(sample_games, run, monkeypatch):
     monkeypatch.setattr(bench_pages, "pages_to_measure", lambda: [bench_pages.Page("a missing page", "games:nope")])
     out = run("--requests", "1")
     assert re.search(r"a missing page\s+cold\s+not available", out)
     assert re.search(r"a missing page\s+warm\s+not available", out)
 
 
-def test_an_error_page_is_flagged_not_passed_off_as_a_time(sample_games, monkeypatch):
+def test_an_error_page_is_flagged_not_passed_off_as_a_time(sample_games, run, monkeypatch):
     page = bench_pages.Page("someone nobody knows", "games:profile", ("nobody-at-all",))
     monkeypatch.setattr(bench_pages, "pages_to_measure", lambda: [page])
     assert "<-- HTTP 404" in run("--requests", "1")
 
 
-def test_no_requests_is_refused():
-    with pytest.raises(CommandError, match="--requests must be at least 1"):
+def test_no_requests_is_refused(run):
+    with pytest.raises(SystemExit, match="--requests must be at least 1"):
         run("--requests", "0")

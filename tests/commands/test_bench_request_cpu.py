@@ -1,4 +1,4 @@
-"""``python -m games.devtools.bench_request_cpu``, briefly: it measures the
+"""``python -m bench.request_cpu``, briefly: it measures the
 anchor and the site's plain pages without an error. Timing is never judged."""
 
 import re
@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_it_prints_the_cpu_of_the_anchor_and_of_each_page():
-    command = [sys.executable, "-m", "games.devtools.bench_request_cpu", "--anchor", "--requests", "20"]
+    command = [sys.executable, "-m", "bench.request_cpu", "--anchor", "--requests", "20"]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     for label in ("anchor: empty view, no middleware", "site /healthz/", "site /"):

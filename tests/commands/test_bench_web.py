@@ -1,4 +1,4 @@
-"""``scripts/bench-web``, the short way CI runs it: every row measured, none with errors.
+"""``bench/web.sh``, the short way CI runs it: every row measured, none with errors.
 
 Timing is never judged here (a shared CI machine says nothing about speed);
 only that the anchor, the site (granian for pages, uvicorn for sockets), the
@@ -31,7 +31,7 @@ ROWS = [
 
 def test_every_row_runs_without_errors_and_prints_the_table():
     env = {**os.environ, "BENCH_REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")}
-    command = [str(ROOT / "scripts" / "bench-web"), "--duration", "1", "--warmup", "0", "--rounds", "2"]
+    command = [str(ROOT / "bench" / "web.sh"), "--duration", "1", "--warmup", "0", "--rounds", "2"]
     command += ["--connections", "4", "--spectators", "20", "--moves-per-second", "1000"]
     db = settings.DATABASES["default"]
     if connection.vendor == "postgresql":
@@ -69,7 +69,7 @@ def test_every_row_runs_without_errors_and_prints_the_table():
 
 
 def test_rounds_are_summed_up_by_their_medians_and_the_ratio_s_range():
-    from games.devtools.bench_web import Row, compare, median_row
+    from bench.web import Row, compare, median_row
 
     def a_round(anchor, raw, api, errors=0):
         rows = [Row("anchor: empty Django view", "a", requests_per_second=anchor)]

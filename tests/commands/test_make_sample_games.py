@@ -1,14 +1,12 @@
-"""``manage.py make_sample_games``: realistic games, every one of them a real game."""
-
-from io import StringIO
+"""``python -m bench sample_games``: realistic games, every one of them a real game."""
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import CommandError, call_command
 from django.db.models import Sum
 from django.urls import reverse
 
-from games.devtools.sample_games import PASSWORD
+from bench.__main__ import main as bench
+from bench.sample_games import PASSWORD
 from games.play.models import Game, Move, Status, Termination
 from games.stats.models import DailyStats, PlayerStats, RatingChange
 
@@ -18,11 +16,9 @@ ON_THE_BOARD = {Termination.LINE, Termination.FULL_BOARD}
 
 
 @pytest.fixture
-def sample_games():
-    out = StringIO()
-    call_command("make_sample_games", "--games", "300", "--users", "20", "--days", "30", "--seed", "7", "--batch", "120",
-                 stdout=out)  # fmt: skip
-    return out.getvalue()
+def sample_games(capsys):
+    bench(["sample_games", "--games", "300", "--users", "20", "--days", "30", "--seed", "7", "--batch", "120"])
+    return capsys.readouterr().out
 
 
 def test_it_creates_the_players_games_and_moves_asked_for(sample_games):
@@ -85,7 +81,7 @@ def test_the_statistics_are_recounted_from_the_games(sample_games):
 
 
 def test_making_more_adds_to_what_is_there(sample_games):
-    call_command("make_sample_games", "--games", "50", "--users", "5", stdout=StringIO())
+    bench(["sample_games", "--games", "50", "--users", "5"])
     assert Game.objects.count() == 350
     assert get_user_model().objects.count() == 25
     # The id sequence follows the explicit ids: the site can still create games.
@@ -94,6 +90,6 @@ def test_making_more_adds_to_what_is_there(sample_games):
 
 
 def test_bad_numbers_are_refused():
-    with pytest.raises(CommandError, match="need --games >= 0, --users >= 2"):
-        call_command("make_sample_games", "--users", "1", stdout=StringIO())
+    with pytest.raises(SystemExit, match="need --games >= 0, --users >= 2"):
+        bench(["sample_games", "--users", "1"])
     assert not Game.objects.exists() and not get_user_model().objects.exists()

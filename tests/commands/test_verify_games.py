@@ -3,8 +3,8 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.devtools.integrity import verify_games
 from games.play import services
+from games.play.integrity import verify_games
 from games.play.models import Game, Move, Status
 from games.play.players import Player
 from games.serving import worker

@@ -1,4 +1,4 @@
-"""The levels are really different, and ordered. The full table is in games.devtools.bench."""
+"""The levels are really different, and ordered. The full table is in bench.engine."""
 
 import random
 

@@ -4,8 +4,8 @@
 import random
 import re
 
+from bench.analysis import bench_analysis, positions_for
 from games import engine
-from games.devtools.bench_analysis import bench_analysis, positions_for
 
 
 def test_it_prints_p50_and_p95_for_every_board_first_and_again():

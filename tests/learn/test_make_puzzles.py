@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
+from bench.sample_games import make_sample_games
 from games.learn import finding, puzzle_services
 from games.learn.models import Puzzle
 from tests.engine import reference
@@ -111,7 +112,7 @@ def test_only_finished_games_are_looked_at(user, bob):
 
 def test_every_stored_puzzle_has_a_unique_solution(user, bob, django_user_model):
     """Many real games (the sample data's players), every puzzle re-checked by the referee."""
-    call_command("make_sample_games", "--games", "120", "--users", "4", "--seed", "3", stdout=StringIO())
+    make_sample_games(games=120, users=4, seed=3, log=lambda line: None)
     human_game(user, bob, cells=FORK_GAME)
 
     make_puzzles("--variant", "3x3")

@@ -36,8 +36,8 @@ from django.conf import settings
 from django.db import connection
 
 from bench.engine_load import SlowPositions, analysis_page
+from bench.process_groups import group_members, stop_group
 from games import engine
-from games.devtools.process_groups import group_members, stop_group
 from tests.live.test_production_server import database_url, free_port, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -31,8 +31,8 @@ from django.db import connection
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from bench.process_groups import group_members, start_serve, stop_group
 from games.accounts.services import api_token_create
-from games.devtools.process_groups import group_members, start_serve, stop_group
 from tests.live.players import alice_and_bob_in_a_game
 from tests.live.test_production_server import database_url, free_port, post_move, receive, session_cookie
 

@@ -24,7 +24,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games.devtools.process_groups import start_serve, stop_group
+from bench.process_groups import start_serve, stop_group
 from tests.live.test_production_server import database_url, free_port
 from tests.live.test_serve_script import REDIS_URL
 

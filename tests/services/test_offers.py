@@ -9,10 +9,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games.devtools.integrity import verify_games
 from games.errors import GameError, MoveRefused, NotAPlayer
 from games.lobby import services as lobby_services
 from games.play import offers, services
+from games.play.integrity import verify_games
 from games.play.models import Game, Move
 from games.play.players import Player
 from games.stats.models import PlayerStats

@@ -1,13 +1,13 @@
 """``python manage.py verify_games [--game ID ...]``: replay stored games and report any that disagree.
 
-Exits with status 1 when a game is corrupt; the checks are in games.devtools.integrity.
+Exits with status 1 when a game is corrupt; the checks are in games.play.integrity.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.devtools.integrity import verify_games
+from games.play.integrity import verify_games
 from games.play.models import Game
 
 

@@ -4,7 +4,7 @@ from django.db import connection, transaction
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseNotFound
 from django.utils import timezone
 
-from games.devtools.anchor.schema import GAME_TABLE, MOVE_TABLE
+from bench.anchor.schema import GAME_TABLE, MOVE_TABLE
 
 
 def empty(request):

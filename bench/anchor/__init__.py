@@ -1,4 +1,4 @@
-"""The benchmark's anchor: a minimal Django project beside the site (scripts/bench-web).
+"""The benchmark's anchor: a minimal Django project beside the site (bench/web.sh).
 
 One empty view (what Django itself costs per request, served by gunicorn with
 sync workers) and one raw-SQL view shaped like a move against the AI (lock a

@@ -1,4 +1,4 @@
-"""Fill a database with realistic games, fast: ``python manage.py make_sample_games``.
+"""Fill a database with realistic games, fast: ``python -m bench sample_games``.
 
 Realistic means the rows could have come from the site itself:
 

@@ -1,4 +1,4 @@
-"""How fast the analysis board answers: ``python -m games.devtools.bench_analysis``.
+"""How fast the analysis board answers: ``python -m bench.analysis``.
 
 The page must answer in 300 ms at the 95th percentile on 3x3 and 4x4, and
 within the engine's own bound (``engine.DEFAULT_BUDGET``) on 5x5. For each

@@ -1,6 +1,6 @@
 """The anchor's own tables, made in the site's database before a benchmark run.
 
-    DJANGO_SETTINGS_MODULE=games.devtools.anchor.settings python -m games.devtools.anchor.schema GAMES
+    DJANGO_SETTINGS_MODULE=bench.anchor.settings python -m bench.anchor.schema GAMES
 
 (Re)creates a game table of GAMES rows and an empty move table shaped like the
 site's (a foreign key to the game, unique per game and ply, as games_move is).

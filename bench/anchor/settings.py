@@ -13,8 +13,8 @@ import dj_database_url
 SECRET_KEY = os.environ.get("SECRET_KEY", "anchor-" + "x" * 50)
 DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-ROOT_URLCONF = "games.devtools.anchor.urls"
-WSGI_APPLICATION = "games.devtools.anchor.wsgi.application"
+ROOT_URLCONF = "bench.anchor.urls"
+WSGI_APPLICATION = "bench.anchor.wsgi.application"
 INSTALLED_APPS: list[str] = []
 MIDDLEWARE: list[str] = []
 USE_TZ = True

@@ -1,16 +1,16 @@
-"""The site's speed beside Django's own: ``scripts/bench-web`` runs this.
+"""The site's speed beside Django's own: ``bench/web.sh`` runs this.
 
-    scripts/bench-web                                  # SQLite, 32 connections, 10 s a row
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres scripts/bench-web
-    scripts/bench-web --rounds 3                       # every row three times, in turn: medians
-    scripts/bench-web --duration 1 --warmup 0 --rounds 2 --connections 4   # what CI runs
+    bench/web.sh                                  # SQLite, 32 connections, 10 s a row
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bench/web.sh
+    bench/web.sh --rounds 3                       # every row three times, in turn: medians
+    bench/web.sh --duration 1 --warmup 0 --rounds 2 --connections 4   # what CI runs
 
 On free ports of 127.0.0.1, on a fresh database (an SQLite file in a temporary
 folder; with DATABASE_URL, a new database on that PostgreSQL server, dropped
 afterwards), it starts:
 
 * the anchor: a minimal Django project with one empty view and one raw-SQL view
-  (games/devtools/anchor/), served by gunicorn with 4 sync workers;
+  (bench/anchor/), served by gunicorn with 4 sync workers;
 * the site as ``scripts/serve`` runs it: granian's workers for pages and
   the API, uvicorn for the WebSockets on a port of their own, Redis between them.
 
@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
 
-from games.devtools.process_groups import (
+from bench.process_groups import (
     cpu_seconds,
     cpu_seconds_by_name,
     group_members,
@@ -83,7 +83,7 @@ from games.devtools.process_groups import (
     stop_group,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 ANCHOR_WORKERS = 4
 ANCHOR_GAMES = 1000  # rows the raw transaction spreads its locks over
@@ -552,7 +552,7 @@ def site_environment(args, database: Database, port: int, sockets_port: int) -> 
 def in_django(env: dict, step: str, payload: dict) -> dict:
     """Run ``step`` of this module in a process with the site's settings."""
     result = subprocess.run(
-        [PYTHON, "-m", "games.devtools.bench_web", "--in-django", step],
+        [PYTHON, "-m", "bench.web", "--in-django", step],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
@@ -686,7 +686,7 @@ def socket_row(args, sockets: str, warm_games: list[dict], games: list[dict], me
     after = meter.read()
     return Row(
         "socket move vs the perfect AI",
-        "scripts/serve: uvicorn",
+        "scripts/serve: granian",
         requests_per_second=played["per_second"],
         p50_ms=played["p50_ms"],
         p99_ms=played["p99_ms"],
@@ -776,13 +776,13 @@ def run(args) -> int:
                 games_file(folder / f"{name}.txt", games[name], api_headers if name.startswith("api") else form_headers)
         games_file(folder / "anchor.txt", [{"id": n} for n in range(1, ANCHOR_GAMES + 1)], lambda game: {})
 
-        anchor_env = {**env, "DJANGO_SETTINGS_MODULE": "games.devtools.anchor.settings"}
-        subprocess.run([PYTHON, "-m", "games.devtools.anchor.schema", str(ANCHOR_GAMES)], cwd=ROOT, env=anchor_env, check=True)  # fmt: skip
+        anchor_env = {**env, "DJANGO_SETTINGS_MODULE": "bench.anchor.settings"}
+        subprocess.run([PYTHON, "-m", "bench.anchor.schema", str(ANCHOR_GAMES)], cwd=ROOT, env=anchor_env, check=True)  # fmt: skip
         anchor_log = folder / "anchor.log"
         print(f"==> the anchor (gunicorn, {ANCHOR_WORKERS} sync workers) on {anchor}; log {anchor_log}", flush=True)
         with open(anchor_log, "w") as log:
             gunicorn = Path(PYTHON).parent / "gunicorn"
-            command = [str(gunicorn), "games.devtools.anchor.wsgi:application", "--bind", f"127.0.0.1:{anchor_port}"]
+            command = [str(gunicorn), "bench.anchor.wsgi:application", "--bind", f"127.0.0.1:{anchor_port}"]
             command += ["--workers", str(ANCHOR_WORKERS), "--worker-class", "sync", "--log-level", "warning"]
             processes.append(
                 subprocess.Popen(

@@ -4,7 +4,7 @@
 # while each is down (503 with Retry-After, a socket closed with 4503) and that
 # the site recovers by itself, without a restart.
 #
-#   scripts/outage
+#   bench/outage.sh
 #
 # It starts everything it uses on spare ports and removes it at the end: its own
 # redis-server, its own throwaway PostgreSQL cluster (initdb; as the postgres
@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
 
-ensure_venv requirements-dev.txt
+ensure_venv bench/requirements.txt
 
 PG_BIN="${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}"
 for tool in "$PG_BIN/initdb" "$PG_BIN/pg_ctl" redis-server redis-cli curl; do

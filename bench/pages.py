@@ -1,6 +1,6 @@
-"""Measure the pages that read the most data: ``python manage.py bench_pages``.
+"""Measure the pages that read the most data: ``python -m bench pages``.
 
-Meant for a database filled by ``make_sample_games``. Each page is requested through
+Meant for a database filled by ``python -m bench sample_games``. Each page is requested through
 Django's test client, in this process (no web server, no network: the figures
 are the view, its queries and its template), ``requests`` times cold and
 ``requests`` times warm:

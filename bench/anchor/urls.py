@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.devtools.anchor import views
+from bench.anchor import views
 
 urlpatterns = [
     path("empty/", views.empty),

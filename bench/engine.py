@@ -1,10 +1,10 @@
-"""Measure the engine: ``python -m games.devtools.bench`` prints every figure docs/benchmarks.md and docs/engine.md quote.
+"""Measure the engine: ``python -m bench.engine`` prints every figure docs/benchmarks.md and docs/engine.md quote.
 
-    python -m games.devtools.bench            # speed on every variant, and the level table
-    python -m games.devtools.bench --games N  # games per cell of the level table (default 1000)
-    python -m games.devtools.bench --skip-levels
-    python -m games.devtools.bench --only-5x5 --games-5x5 20   # 5x5 alone, 20 games per opponent and side
-    python -m games.devtools.bench --only-5x5 --off-book       # and random positions the book does not hold
+    python -m bench.engine            # speed on every variant, and the level table
+    python -m bench.engine --games N  # games per cell of the level table (default 1000)
+    python -m bench.engine --skip-levels
+    python -m bench.engine --only-5x5 --games-5x5 20   # 5x5 alone, 20 games per opponent and side
+    python -m bench.engine --only-5x5 --off-book       # and random positions the book does not hold
 
 Cold figures (import, first move) come from fresh interpreter processes, since
 the first move of a process is what a newly started server pays. Beside the
@@ -100,7 +100,7 @@ print(json.dumps({{"import": t1 - t0, "first_move": t2 - t1}}))
 _COLD_CLASSROOM = """
 import json, time
 t0 = time.perf_counter()
-from games.devtools.bench import classroom_move
+from bench.engine import classroom_move
 t1 = time.perf_counter()
 classroom_move(".........")
 t2 = time.perf_counter()

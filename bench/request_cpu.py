@@ -1,13 +1,13 @@
 """The CPU one plain GET costs in process, beside the benchmark's anchor.
 
-    python -m games.devtools.bench_request_cpu [PATH ...] [--requests 5000] [--anchor]
+    python -m bench.request_cpu [PATH ...] [--requests 5000] [--anchor]
 
 Calls the site's WSGI handler (every middleware, the URLconf, the view) with
 a hand-made GET of each PATH (default ``/healthz/`` and ``/``, as a first visit
 with no cookie) and prints the CPU time per request (``time.process_time``,
 best of five rounds, after a warm-up). ``--anchor`` adds the empty view of
-``games/devtools/anchor`` (Django with no middleware), measured in a process
-of its own the same way: the floor that ``scripts/bench-web`` compares pages
+``bench/anchor`` (Django with no middleware), measured in a process
+of its own the same way: the floor that ``bench/web.sh`` compares pages
 with, without the server, client and scheduling noise of a loaded machine.
 
 The database is a fresh SQLite file (``DATABASE_URL`` is replaced); ``DEBUG`` is
@@ -85,7 +85,7 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("SECRET_KEY", "bench-request-cpu-" + "x" * 50)
     if args.in_anchor:
-        os.environ["DJANGO_SETTINGS_MODULE"] = "games.devtools.anchor.settings"
+        os.environ["DJANGO_SETTINGS_MODULE"] = "bench.anchor.settings"
         os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/anchor.sqlite3"
         import django
 
@@ -93,7 +93,7 @@ def main() -> int:
         print(f"{_microseconds('/empty/', args.requests):.1f}")
         return 0
     if args.anchor:
-        command = [sys.executable, "-m", "games.devtools.bench_request_cpu", "--in-anchor", "--requests", str(args.requests)]  # fmt: skip
+        command = [sys.executable, "-m", "bench.request_cpu", "--in-anchor", "--requests", str(args.requests)]  # fmt: skip
         floor = float(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
         print(f"{'anchor: empty view, no middleware':<40} {floor:8.1f} µs CPU a request")
     os.environ.update(DJANGO_SETTINGS_MODULE="tttsite.settings", DEBUG="1")  # DEBUG off below, once set up

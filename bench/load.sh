@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Load test against the production server (scripts/serve: granian for the pages
 # and the API on 127.0.0.1:8200, uvicorn for the WebSockets on 8201), on
-# PostgreSQL and SQLite; see scripts/load.py for what it does and measures.
-#   scripts/load                          # 200 players, 2 minutes, both databases
-#   scripts/load --db sqlite --kill-at 60 # kill -9 every server process a minute in, restart them
+# PostgreSQL and SQLite; see bench/load.py for what it does and measures.
+#   bench/load.sh                          # 200 players, 2 minutes, both databases
+#   bench/load.sh --db sqlite --kill-at 60 # kill -9 every server process a minute in, restart them
 # Needs PostgreSQL (LOAD_PG_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 # and Redis (LOAD_REDIS_URL, default redis://127.0.0.1:6379/7; that database is emptied).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
-ensure_venv requirements-dev.txt
-exec .venv/bin/python scripts/load.py "$@"
+ensure_venv bench/requirements.txt
+exec .venv/bin/python -m bench.load "$@"

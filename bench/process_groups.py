@@ -10,7 +10,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def start_serve(env: dict, output) -> subprocess.Popen:

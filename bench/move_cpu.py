@@ -1,6 +1,6 @@
-"""The CPU an API move costs the server: ``DEBUG=1 python -m games.devtools.bench_move_cpu``.
+"""The CPU an API move costs the server: ``DEBUG=1 python -m bench.move_cpu``.
 
-    python -m games.devtools.bench_move_cpu [--games 400] [--warmup 50] [--form] [--profile]
+    python -m bench.move_cpu [--games 400] [--warmup 50] [--form] [--profile]
 
 The busiest API request is ``POST /api/games/<id>/moves/`` against the perfect
 AI on 3x3 (issue 19). This makes ``--games`` games against it, then plays the
@@ -64,7 +64,7 @@ def _environ(game_id: int, credentials: dict, cell: int, form: bool) -> dict:
     """The API move, or with ``form`` the game page's (its session, CSRF token and X-Partial)."""
     from django.conf import settings
 
-    from games.devtools.bench_request_cpu import wsgi_environ
+    from bench.request_cpu import wsgi_environ
 
     if form:
         cookies = f"{settings.SESSION_COOKIE_NAME}={credentials['session']}; csrftoken={credentials['csrf']}"
@@ -144,7 +144,7 @@ def _play(application, games, times: list[float] | None = None, *, form: bool = 
 def _local_postgres_cpu() -> float:
     """Seconds of CPU that every PostgreSQL process on this machine has used
     (its server for this process's connections, when it runs here; 0 without /proc)."""
-    from games.devtools.process_groups import cpu_seconds_by_name
+    from bench.process_groups import cpu_seconds_by_name
 
     return cpu_seconds_by_name().get("postgres", 0.0)
 

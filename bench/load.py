@@ -1,4 +1,4 @@
-"""Load test of the production server: scripts/load runs this.
+"""Load test of the production server: bench/load.sh runs this.
 
 For each database asked for (PostgreSQL, SQLite), on a fresh database:
 
@@ -17,7 +17,7 @@ For each database asked for (PostgreSQL, SQLite), on a fresh database:
    before each clock starts);
 4. stop the server and check that every move the server acknowledged is
    stored and that every stored game replays to its stored result
-   (games.devtools.integrity, as `manage.py verify_games`).
+   (games.play.integrity, as `manage.py verify_games`).
 
 With --kill-at S it also kills the whole server with SIGKILL S seconds into
 the game phase (every process scripts/serve started: granian's master and
@@ -47,9 +47,9 @@ import urllib.request
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from bench.process_groups import group_members, start_serve, stop_group
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from games.devtools.process_groups import group_members, start_serve, stop_group  # noqa: E402
 
 PYTHON = ROOT / ".venv" / "bin" / "python"
 LEVELS = ["easy", "medium", "hard", "perfect"]
@@ -746,7 +746,6 @@ def django_players(payload: dict) -> dict:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 
-    from games.accounts import backends
     from games.accounts.services import api_token_create
 
     SessionStore = import_module(settings.SESSION_ENGINE).SessionStore  # the site's sessions, as login() makes them
@@ -760,7 +759,7 @@ def django_players(payload: dict) -> dict:
         token = api_token_create(user=user, name="load test")
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = backends.PATH
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         players.append({"username": user.username, "token": token, "session": session.session_key})
@@ -769,7 +768,7 @@ def django_players(payload: dict) -> dict:
 
 def django_verify(payload: dict) -> dict:
     """Is every acknowledged move stored, and does every stored game replay?"""
-    from games.devtools.integrity import verify_games
+    from games.play.integrity import verify_games
     from games.play.models import Game, Move
 
     acked = {int(game): {int(ply): cell for ply, cell in plies.items()} for game, plies in payload["acked"].items()}
