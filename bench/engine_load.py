@@ -342,7 +342,7 @@ class Server:
             self.static_root = tempfile.mkdtemp(prefix="tttsite-bench-static-")
             env["STATIC_ROOT"] = self.static_root
         env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # not the checkout's .secret_key
-        env.update(HOST="127.0.0.1", PORT=str(port), SOCKETS_PORT=str(port + 1))
+        env.update(HOST="127.0.0.1", PORT=str(port))
         env.setdefault("FORM_RATE_SIGNUP", "1000/hour")  # the script signs up two accounts a run
         self.output = open(log, "w")
         self.process = subprocess.Popen(

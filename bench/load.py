@@ -2,9 +2,9 @@
 
 For each database asked for (PostgreSQL, SQLite), on a fresh database:
 
-1. start the site the production way (scripts/serve: granian's workers
-   for the pages and the API on 127.0.0.1:PORT, uvicorn for the WebSockets on
-   127.0.0.1:SOCKETS_PORT, the background worker, Redis between them);
+1. start the site the production way (scripts/serve: nginx on
+   127.0.0.1:PORT in front of granian's workers for the pages and the API and
+   uvicorn for the WebSockets, the background worker, Redis between them);
 2. let PLAYERS players play for DURATION seconds: half against the AI through
    the JSON API, half in pairs against each other, their moves sent and
    received over WebSockets; each waits a human-like moment before moving;
@@ -20,8 +20,8 @@ For each database asked for (PostgreSQL, SQLite), on a fresh database:
    (games.play.integrity, as `manage.py verify_games`).
 
 With --kill-at S it also kills the whole server with SIGKILL S seconds into
-the game phase (every process scripts/serve started: granian's master and
-workers, uvicorn, the background worker, and the script itself) and starts it
+the game phase (every process scripts/serve started: nginx, granian's
+master and workers, uvicorn, the background worker, and the script itself) and starts it
 again after --down seconds: the players carry on, and the checks show whether
 anything acknowledged was lost or anything half-stored.
 
@@ -115,9 +115,9 @@ class Tally:
 
 
 class Server:
-    """Where the players go: pages and the API at ``base`` (granian), sockets
-    at ``ws_base`` (uvicorn), opened as the site's pages open them, with
-    ``base`` as their Origin."""
+    """Where the players go: pages and the API at ``base``, sockets at
+    ``ws_base`` (the same address), opened as the site's pages open them,
+    with ``base`` as their Origin."""
 
     def __init__(self, base: str, ws_base: str, session, tally: Tally, stop_at: float):
         self.base = base
@@ -567,9 +567,6 @@ def fresh_redis(url: str) -> None:
 
 def server_environment(args, kind: str) -> dict:
     env = dict(os.environ)
-    # Where the pages send browsers' sockets: scripts/serve sets both from SOCKETS_PORT and PORT.
-    env.pop("WEBSOCKET_PORT", None)
-    env.pop("PAGES_PORT", None)
     env.update(
         DEBUG="0",
         SECRET_KEY="load-test-" + "k" * 50,
@@ -578,8 +575,6 @@ def server_environment(args, kind: str) -> dict:
         ALLOWED_HOSTS="127.0.0.1,localhost",
         HOST="127.0.0.1",
         PORT=str(args.port),
-        SOCKETS_PORT=str(args.sockets_port),
-        SOCKET_WORKERS=str(args.socket_workers),
         LOG_LEVEL="WARNING",
         # Bots play faster than people: the per-user API rate limit would
         # stop them long before the server is busy.
@@ -589,34 +584,29 @@ def server_environment(args, kind: str) -> dict:
     if args.workers:
         env["WORKERS"] = str(args.workers)
     else:
-        env.pop("WORKERS", None)  # scripts/serve's own default, two per core
+        env.pop("WORKERS", None)  # scripts/serve's own default, one per core
     return env
 
 
 def start_server(env: dict, log) -> subprocess.Popen:
-    for port in (env["PORT"], env["SOCKETS_PORT"]):
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", int(port))) == 0:
-                raise SystemExit(
-                    f"something already listens on 127.0.0.1:{port}: stop it or pass --port and --sockets-port"
-                )
+    port = env["PORT"]
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", int(port))) == 0:
+            raise SystemExit(f"something already listens on 127.0.0.1:{port}: stop it or pass --port")
     process = start_serve(env, log)
-    # Up when both answer: granian (the pages) and uvicorn (the sockets, which answer HTTP too).
     deadline = time.monotonic() + 120
-    for port in (env["PORT"], env["SOCKETS_PORT"]):
-        while True:
-            if process.poll() is not None:
-                raise SystemExit(f"the server exited with status {process.returncode}; see its log")
-            if time.monotonic() > deadline:
-                raise SystemExit(f"the server did not answer /healthz/ on {port} within 120 s")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            time.sleep(0.3)
-    return process
+    while True:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited with status {process.returncode}; see its log")
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the server did not answer /healthz/ on {port} within 120 s")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2) as response:
+                if response.status == 200:
+                    return process
+        except OSError:
+            pass
+        time.sleep(0.3)
 
 
 def server_processes(group: int) -> dict[int, str]:
@@ -626,6 +616,8 @@ def server_processes(group: int) -> dict[int, str]:
     for pid, (ppid, command) in group_members(group).items():
         if "bin/granian" in command:
             name = "granian master" if ppid == group else "granian worker"
+        elif command.startswith("nginx"):
+            name = "nginx"
         elif "spawn_main" in command or "multiprocessing" in command:
             name = "spawned child"
         elif "uvicorn" in command:
@@ -682,8 +674,8 @@ def in_django(env: dict, step: str, payload: dict) -> dict:
 
 
 def run_one(args, kind: str) -> dict:
-    base, ws_base = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.sockets_port}"
-    print(f"\n== {kind}: fresh database; pages and API on {base}, WebSockets on {ws_base}", flush=True)
+    base, ws_base = f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}"
+    print(f"\n== {kind}: fresh database; the site on {base}", flush=True)
     fresh_database(kind)
     fresh_redis(args.redis_url)
     env = server_environment(args, kind)
@@ -879,16 +871,12 @@ def main() -> int:
     parser.add_argument(
         "--workers", type=int, default=0, help="granian's workers (default: scripts/serve's, one per core)"
     )
-    parser.add_argument("--socket-workers", type=int, default=1, help="uvicorn's worker processes")
-    parser.add_argument("--port", type=int, default=8200, help="the pages' and the API's port (granian)")
-    parser.add_argument("--sockets-port", type=int, default=None, help="the WebSockets' port (uvicorn; default PORT+1)")
+    parser.add_argument("--port", type=int, default=8200, help="the site's port")
     parser.add_argument("--redis-url", default=os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/7"))
     parser.add_argument("--kill-at", type=float, default=None, help="kill -9 the server this many seconds in")
     parser.add_argument("--down", type=float, default=2, help="seconds the killed server stays down")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
-    if args.sockets_port is None:
-        args.sockets_port = args.port + 1
     try:
         import uvloop
 

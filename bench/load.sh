@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Load test against the production server (scripts/serve: granian for the pages
-# and the API on 127.0.0.1:8200, uvicorn for the WebSockets on 8201), on
+# Load test against the production server (scripts/serve: nginx on
+# 127.0.0.1:8200 in front of granian and uvicorn), on
 # PostgreSQL and SQLite; see bench/load.py for what it does and measures.
 #   bench/load.sh                          # 200 players, 2 minutes, both databases
 #   bench/load.sh --db sqlite --kill-at 60 # kill -9 every server process a minute in, restart them

@@ -9,8 +9,7 @@
 # It starts everything it uses on spare ports and removes it at the end: its own
 # redis-server, its own throwaway PostgreSQL cluster (initdb; as the postgres
 # user when run as root), and the site the production way (scripts/serve:
-# granian, two workers, for the pages and the API; uvicorn for the
-# WebSockets on a port of their own) with DEBUG off. The shared PostgreSQL and
+# nginx in front of granian, two workers, and uvicorn) with DEBUG off. The shared PostgreSQL and
 # Redis servers are not touched. Environment: PG_BIN (the
 # PostgreSQL binaries, default the newest /usr/lib/postgresql/*/bin),
 # OUTAGE_KEEP=1 to keep the logs, and the site's own settings (DB_POOL=0...).
@@ -29,7 +28,6 @@ free_port() { .venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("
 redis_port=$(free_port)
 pg_port=$(free_port)
 site_port=$(free_port)
-sockets_port=$(free_port)
 work=$(mktemp -d -t tttsite-outage.XXXXXX)
 chmod 755 "$work"
 site="http://127.0.0.1:${site_port}"
@@ -96,37 +94,32 @@ client.force_login(alice, backend="django.contrib.auth.backends.ModelBackend")
 print(game.pk, api_token_create(user=alice), client.cookies[settings.SESSION_COOKIE_NAME].value)
 ' 2>/dev/null | tail -n 1)
 
-echo "==> Serving the production way (scripts/serve, DB_POOL=${DB_POOL:-1}): pages and API by granian,"
-echo "    2 workers, on ${site}; WebSockets by uvicorn on ws://127.0.0.1:${sockets_port}"
-WORKERS=2 SOCKET_WORKERS=1 HOST=127.0.0.1 PORT="$site_port" SOCKETS_PORT="$sockets_port" PYTHONUNBUFFERED=1 \
+echo "==> Serving the production way (scripts/serve, DB_POOL=${DB_POOL:-1}) on ${site}: nginx in front,"
+echo "    pages and API by granian (2 workers), WebSockets by uvicorn (1 process)"
+WORKERS=2 SOCKET_WORKERS=1 HOST=127.0.0.1 PORT="$site_port" PYTHONUNBUFFERED=1 \
   scripts/serve >"$work/site.log" 2>&1 &
 site_pid=$!
-# Up once both answer: granian, and uvicorn (which answers HTTP too).
-for port in "$site_port" "$sockets_port"; do
-  for _ in $(seq 300); do
-    curl -s -o /dev/null "http://127.0.0.1:${port}/healthz/" && break
-    kill -0 "$site_pid" 2>/dev/null || { cat "$work/site.log" >&2; echo "FAILED: scripts/serve exited" >&2; exit 1; }
-    sleep 0.2
-  done
+for _ in $(seq 300); do
+  curl -s -o /dev/null "http://127.0.0.1:${site_port}/healthz/" && break
+  kill -0 "$site_pid" 2>/dev/null || { cat "$work/site.log" >&2; echo "FAILED: scripts/serve exited" >&2; exit 1; }
+  sleep 0.2
 done
-# The processes serving: scripts/serve's children granian (its master) and
-# uvicorn, the master's children (the workers), and uvicorn's (none with
-# one worker: it serves in its own process). granian starts a new worker in
-# place of one that dies, uvicorn's supervisor one
-# in place of a dead worker, and scripts/serve stops when either server does:
-# the same processes at the end show that the site recovered without any of
-# them being restarted.
+# The processes serving: scripts/serve's children nginx, granian (its
+# master) and uvicorn, and the master's children (the workers). granian
+# starts a new worker in place of one that dies, and scripts/serve stops when
+# any server does: the same processes at the end show that the site
+# recovered without any of them being restarted.
 serving() {
-  local master uvicorn granian_workers="" uvicorn_workers=""
+  local nginx master uvicorn workers=""
+  nginx=$(pgrep -P "$site_pid" -f '^nginx: master' || true)
   master=$(pgrep -P "$site_pid" -f 'bin/granian' || true)
   uvicorn=$(pgrep -P "$site_pid" -f 'bin/uvicorn' || true)
-  [ -n "$master" ] && granian_workers=$(pgrep -P "$master" | sort -n | paste -sd ' ')
-  [ -n "$uvicorn" ] && uvicorn_workers=$(pgrep -P "$uvicorn" | sort -n | paste -sd ' ')
-  echo "granian ${master:-none} with workers ${granian_workers:-none}, uvicorn ${uvicorn:-none}${uvicorn_workers:+ with workers ${uvicorn_workers}}"
+  [ -n "$master" ] && workers=$(pgrep -P "$master" | sort -n | paste -sd ' ')
+  echo "nginx ${nginx:-none}, granian ${master:-none} with workers ${workers:-none}, uvicorn ${uvicorn:-none}"
 }
 processes_at_start=$(serving)
-if ! [[ "$processes_at_start" =~ ^granian\ [0-9]+\ with\ workers\ [0-9]+\ [0-9]+,\ uvicorn\ [0-9]+$ ]]; then
-  echo "FAILED: not granian with two workers and one uvicorn process: ${processes_at_start}" >&2
+if ! [[ "$processes_at_start" =~ ^nginx\ [0-9]+,\ granian\ [0-9]+\ with\ workers\ [0-9]+\ [0-9]+,\ uvicorn\ [0-9]+$ ]]; then
+  echo "FAILED: not nginx, granian with two workers and one uvicorn process: ${processes_at_start}" >&2
   exit 1
 fi
 
@@ -134,23 +127,23 @@ fi
 # message arrives, or how it was closed. With --hold, wait for a close. With
 # --token, as a program opens it instead: its API token on the handshake.
 ws_probe() {
-  .venv/bin/python - "$site_port" "$sockets_port" "$game" "$session" "$token" "$@" <<'PY'
+  .venv/bin/python - "$site_port" "$game" "$session" "$token" "$@" <<'PY'
 import asyncio, json, sys, time
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-pages_port, sockets_port, game, session, token = sys.argv[1:6]
-options = sys.argv[6:]
+port, game, session, token = sys.argv[1:5]
+options = sys.argv[5:]
 hold = float(options[options.index("--hold") + 1]) if "--hold" in options else 0
 
 async def main():
-    # On uvicorn's port, from a page of granian's (its Origin), as the game page
-    # opens it; or with the API token, as a program does.
-    url = f"ws://127.0.0.1:{sockets_port}/ws/games/{game}/"
+    # From a page of the site (its Origin), as the game page opens it; or
+    # with the API token, as a program does.
+    url = f"ws://127.0.0.1:{port}/ws/games/{game}/"
     if "--token" in options:
         how = {"additional_headers": {"Authorization": f"Token {token}"}}
     else:
-        how = {"origin": f"http://127.0.0.1:{pages_port}", "additional_headers": {"Cookie": f"sessionid={session}"}}
+        how = {"origin": f"http://127.0.0.1:{port}", "additional_headers": {"Cookie": f"sessionid={session}"}}
     try:
         async with connect(url, open_timeout=15, **how) as ws:
             try:

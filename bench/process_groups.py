@@ -1,6 +1,6 @@
 """The processes a run command starts, as one process group: what is in it,
 and stopping it. The benchmark, the load script and the tests start
-``scripts/serve`` (granian, uvicorn, the background worker) in a group of
+``scripts/serve`` (nginx, granian, uvicorn, the background worker) in a group of
 its own (``start_new_session=True``) and use these to see and stop it whole."""
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ afterwards), it starts:
 
 * the anchor: a minimal Django project with one empty view and one raw-SQL view
   (bench/anchor/), served by gunicorn with 4 sync workers;
-* the site as ``scripts/serve`` runs it: granian's workers for pages and
-  the API, uvicorn for the WebSockets on a port of their own, Redis between them.
+* the site as ``scripts/serve`` runs it: nginx on one address in front of
+  granian's workers (the pages and the API) and uvicorn's (the WebSockets),
+  Redis between them.
 
 Every HTTP row is driven by the same client (wrk, its Lua scripts above), with
 the same threads, connections and seconds, after a warm-up of its own that is
@@ -42,7 +43,7 @@ the move to each spectator hearing it (p50, p99), for the same seconds.
 
 Under the table, where each row's CPU went, per request, read from /proc over
 its measured seconds: the site's pages server (granian), its socket server
-(uvicorn), the background worker, PostgreSQL's processes and Redis on this
+(uvicorn), nginx in front, the background worker, PostgreSQL's processes and Redis on this
 machine (every one of theirs: run it on a quiet machine), the load client (wrk,
 or this process for the sockets), and the anchor's gunicorn.
 
@@ -201,7 +202,7 @@ def run_wrk(args, url: str, script: Path, script_args: list[str], seconds: float
 
 # -- where the CPU went -------------------------------------------------------------------------
 
-CPU_PARTS = ("pages", "sockets", "worker", "postgresql", "redis", "client", "anchor")
+CPU_PARTS = ("pages", "sockets", "proxy", "worker", "postgresql", "redis", "client", "anchor")
 
 
 def _site_part(pid: int, members: dict[int, tuple[int, str]]) -> str | None:
@@ -209,7 +210,7 @@ def _site_part(pid: int, members: dict[int, tuple[int, str]]) -> str | None:
     nearest parent's (uvicorn's workers, and any process a server spawns)."""
     while pid in members:
         parent, command = members[pid]
-        for word, part in (("granian", "pages"), ("uvicorn", "sockets"), ("run_worker", "worker")):
+        for word, part in (("granian", "pages"), ("uvicorn", "sockets"), ("nginx", "proxy"), ("run_worker", "worker")):
             if word in command:
                 return part
         pid = parent
@@ -527,7 +528,7 @@ class Database:
             self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
-def site_environment(args, database: Database, port: int, sockets_port: int) -> dict:
+def site_environment(args, database: Database, port: int) -> dict:
     env = dict(os.environ)
     env.update(
         DEBUG="0",
@@ -537,7 +538,6 @@ def site_environment(args, database: Database, port: int, sockets_port: int) -> 
         ALLOWED_HOSTS="127.0.0.1,localhost",
         HOST="127.0.0.1",
         PORT=str(port),
-        SOCKETS_PORT=str(sockets_port),
         LOG_LEVEL="WARNING",
         # The benchmark's clients are a few players moving flat out: the per-user
         # API budget would stop them long before the server is busy.
@@ -686,7 +686,7 @@ def socket_row(args, sockets: str, warm_games: list[dict], games: list[dict], me
     after = meter.read()
     return Row(
         "socket move vs the perfect AI",
-        "scripts/serve: granian",
+        "scripts/serve: uvicorn",
         requests_per_second=played["per_second"],
         p50_ms=played["p50_ms"],
         p99_ms=played["p99_ms"],
@@ -746,19 +746,15 @@ def run(args) -> int:
 
         redis.Redis.from_url(args.redis_url).flushdb()
 
-        site_port, sockets_port, anchor_port = free_port(), free_port(), free_port()
+        site_port, anchor_port = free_port(), free_port()
         site, anchor = f"http://127.0.0.1:{site_port}", f"http://127.0.0.1:{anchor_port}"
-        sockets = f"ws://127.0.0.1:{sockets_port}"
-        env = site_environment(args, database, site_port, sockets_port)
+        sockets = f"ws://127.0.0.1:{site_port}"
+        env = site_environment(args, database, site_port)
         site_log = folder / "site.log"
-        print(
-            f"==> the site (scripts/serve) on {site}, sockets on {sockets}, {database.vendor}; log {site_log}",
-            flush=True,
-        )
+        print(f"==> the site (scripts/serve) on {site}, {database.vendor}; log {site_log}", flush=True)
         with open(site_log, "w") as log:
             processes.append(start_serve(env, log))
         wait_for(site, "/healthz/", processes[-1], site_log)
-        wait_for("http" + sockets[len("ws") :], "/healthz/", processes[-1], site_log)
 
         per_row = int(args.moves_per_second * args.duration) + args.connections * 4
         warm = int(args.moves_per_second * args.warmup) + args.connections * 2

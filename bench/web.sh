@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The site's speed beside Django's own, side by side in one run (issue 19): an
+# The site's speed beside Django's own, side by side in one run: an
 # empty Django view under gunicorn (the anchor), the site under scripts/serve,
 # a raw-SQL move-shaped transaction, an API move, the spectator fan-out.
 # See bench/web.py for what it does and measures.

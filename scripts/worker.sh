@@ -1,4 +1,4 @@
-# Sourced by scripts/run and scripts/serve: the background worker beside the
+# Sourced by scripts/serve (and so scripts/run): the background worker beside the
 # web server (games.serving.worker: games ended on time, the AI's owed moves,
 # new puzzles), stopped when the server stops. In production run it as a
 # service of its own instead (docs/operations.md) and set RUN_WORKER=0.

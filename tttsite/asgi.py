@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-`manage.py runserver` serves it through Daphne; production runs it with
-several worker processes sharing the Redis channel layer (docs/operations.md).
+scripts/serve and scripts/run serve it with uvicorn, several worker processes
+sharing the Redis channel layer in production (docs/operations.md).
 """
 
 import os

@@ -46,34 +46,7 @@ if not SECRET_KEY or SECRET_KEY == INSECURE_DEV_SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 
 
-def env_port(name):
-    """A port number from the environment, None when unset or blank."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return None
-    if not value.isdigit() or not 0 < int(value) < 65536:
-        raise ImproperlyConfigured(f"{name} must be a port number (1-65535), not {value!r}.")
-    return int(value)
-
-
-# Where the pages' WebSockets go. Unset (runserver, or a proxy that sends /ws/
-# to the socket server): the page's own address. scripts/serve serves HTTP
-# with granian on PORT and the sockets with uvicorn on a port of their own,
-# and sets both: WEBSOCKET_PORT, the port browsers open sockets on (on the
-# page's own host name), and PAGES_PORT, the port of the pages that may open
-# them (their Origin, games/serving/sockets.py).
-WEBSOCKET_PORT = env_port("WEBSOCKET_PORT")
-PAGES_PORT = env_port("PAGES_PORT")
-if WEBSOCKET_PORT and not PAGES_PORT:
-    raise ImproperlyConfigured(
-        "WEBSOCKET_PORT is set but PAGES_PORT is not: set PAGES_PORT to the port the pages "
-        "are served on, so the sockets know which pages may open them."
-    )
-
 INSTALLED_APPS = [
-    # First, so `manage.py runserver` serves the ASGI application (HTTP and
-    # WebSockets) through Daphne.
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -130,7 +103,6 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.serving.sockets.socket_port",
                 "games.serving.first_visit.csrf_placeholder",
             ],
         },
@@ -289,9 +261,9 @@ STORAGES = {
     },
 }
 
-# Sessions in the database; with Redis, read through the cache too, which every
-# server process shares (a process's own memory would keep a signed-out session).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
+# Sessions in the database, Django's default: not in the cache, so that the
+# pages keep working, signed-in players included, while Redis is down.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Security. Cookies and headers that are safe on plain http://127.0.0.1 are
 # always on; the ones that would break plain http wait for HTTPS=1.
@@ -320,25 +292,14 @@ if env_flag("HTTPS"):
 
 # Content-Security-Policy (django-csp): everything from this site only, no
 # inline script or style anywhere, no framing. 'self' in connect-src covers
-# the site's own ws:// and wss:// addresses (CSP Level 3); sockets on a port
-# of their own (WEBSOCKET_PORT) are added on each host the site answers to.
-
-
-def socket_sources(port):
-    """connect-src entries for the WebSockets on ``port`` of every ALLOWED_HOSTS name."""
-    if not port:
-        return []
-    hosts = ["*" if host == "*" else f"*{host}" if host.startswith(".") else host for host in ALLOWED_HOSTS]
-    return [f"{scheme}://{host}:{port}" for host in hosts for scheme in ("ws", "wss")]
-
-
+# the site's own ws:// and wss:// addresses (CSP Level 3).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
-        "connect-src": ["'self'", *socket_sources(WEBSOCKET_PORT)],
+        "connect-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],

@@ -1,7 +1,8 @@
-"""WSGI entry point: `application` for granian, gunicorn, uWSGI and the like.
+"""WSGI entry point: `application` for a WSGI server (gunicorn, uWSGI and the like).
 
-scripts/serve serves the site's HTTP through it (granian, a few threads in each worker) and
-only its WebSockets through tttsite/asgi.py (docs/operations.md)."""
+scripts/serve serves everything through tttsite/asgi.py; this serves the
+pages and the API, not the WebSockets, for a deployment that puts a WSGI
+server beside an ASGI one (docs/operations.md)."""
 
 import os
 

@@ -7,16 +7,15 @@ first and refused after. ``LimitRequestBody`` wraps the ASGI application
 (tttsite/asgi.py) and
 
 - refuses a declared Content-Length over the limit at once, reading nothing;
-- counts the bytes of any other body as they arrive, and once past the
+- counts the bytes of a declared body as they arrive, and once past the
   limit tells Django the client went away (so it stops reading and drops
-  what it has, at most the limit, in memory) and answers 413 itself.
+  what it has, at most the limit, in memory) and answers 413 itself;
+- reads a body of no declared length (chunked) itself, up to the limit: past
+  it, a 413; within it, the app gets the body with its length, which DRF
+  needs to read it at all.
 
-Under WSGI (granian, which serves the site's HTTP: tttsite/wsgi.py)
-Django reads no more than the Content-Length, and a chunked body, which has
-none, not at all, so the API would see it empty. ``LimitRequestBodyWSGI``
-refuses a declared length over the limit at once, and reads a chunked body
-itself up to the limit: past it, a 413; within it, Django gets the body with
-its length, as under ASGI.
+``LimitRequestBodyWSGI`` does the same for a WSGI server (tttsite/wsgi.py),
+under which Django reads no more than the Content-Length either.
 
 The answer is games.serving.middleware's 413: the API's error shape under
 /api/, the standalone page elsewhere, with ``Connection: close`` so the
@@ -64,6 +63,8 @@ class LimitRequestBody:
         declared = _declared_length(scope.get("headers", ()))
         if declared is not None and declared > limit:
             return await self._refuse(scope, send, declared)
+        if declared is None:
+            return await self._with_length(scope, receive, send, limit)
 
         received = 0
         over = False
@@ -90,6 +91,32 @@ class LimitRequestBody:
         await self.app(scope, counting_receive, watching_send)
         if over and not started:
             await self._refuse(scope, send, None)
+
+    async def _with_length(self, scope, receive, send, limit: int):
+        """A body of no declared length (chunked, or none at all), read here up
+        to the limit: past it, a 413; within it, the app gets it whole, with
+        its Content-Length (DRF, like Django under WSGI, reads no more than
+        the declared length, and would see a chunked body empty)."""
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break  # the client went away
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > limit:
+                return await self._refuse(scope, send, None)
+            if not message.get("more_body", False):
+                message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+                break
+        if size:
+            scope = {**scope, "headers": [*scope.get("headers", ()), (b"content-length", str(size).encode())]}
+        replay = [message]
+
+        async def replaying_receive():
+            return replay.pop() if replay else await receive()
+
+        await self.app(scope, replaying_receive, send)
 
     async def _refuse(self, scope, send, length: int | None):
         path_info = scope["path"]

@@ -49,26 +49,9 @@ def _header(scope, name: bytes) -> str | None:
     return None
 
 
-def socket_port(request) -> dict:
-    """Template context: the port pages open their sockets on when it is not
-    their own (settings.WEBSOCKET_PORT), for templates/base.html."""
-    return {"websocket_port": settings.WEBSOCKET_PORT}
-
-
-def _pages_origins(scheme: str, domain: str) -> set[str]:
-    """The Origins of the site's pages on ``domain`` when sockets have a port
-    of their own: the pages' port (settings.PAGES_PORT), spelt with or without
-    it when it is the scheme's default."""
-    port = settings.PAGES_PORT
-    origins = {f"{scheme}://{domain}:{port}"}
-    if port == {"http": 80, "https": 443}[scheme]:
-        origins.add(f"{scheme}://{domain}")
-    return origins
-
-
 def origin_allowed(scope) -> bool:
     """Whether the socket's Origin is the site itself, scheme and port
-    included (the pages' port when sockets have one of their own), or one of
+    included, or one of
     CSRF_TRUSTED_ORIGINS: the check Django's CSRF middleware makes of an
     HTTPS form. No Origin is no browser page of ours."""
     origin = _header(scope, b"origin")
@@ -80,8 +63,6 @@ def origin_allowed(scope) -> bool:
     if domain and validate_host(domain, settings.ALLOWED_HOSTS):
         scheme = "https" if secure else "http"
         if origin == f"{scheme}://{host}":
-            return True
-        if settings.WEBSOCKET_PORT and origin in _pages_origins(scheme, domain):
             return True
     trusted = settings.CSRF_TRUSTED_ORIGINS
     if origin in trusted:
@@ -122,7 +103,7 @@ def _user_for_token(key: object):
 #: database connection before and after (back to the pool), as for every other
 #: read of the sockets: one kept in the thread was dead after PostgreSQL
 #: restarted, and every socket opened with a token was then closed with 4503
-#: until the server restarted (scripts/outage).
+#: until the server restarted (bench/outage.sh).
 user_for_token = database_sync_to_async(_user_for_token, thread_sensitive=False)
 
 

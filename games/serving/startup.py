@@ -1,7 +1,7 @@
 """What a server process does once it has loaded the site, before its first request.
 
-``tttsite/wsgi.py`` (granian's workers) and ``tttsite/asgi.py`` (uvicorn's)
-call :func:`ready_to_serve` last.
+``tttsite/asgi.py`` (uvicorn's workers) and ``tttsite/wsgi.py`` (for a WSGI
+server) call :func:`ready_to_serve` last.
 """
 
 import gc

@@ -1,7 +1,7 @@
 """``bench/web.sh``, the short way CI runs it: every row measured, none with errors.
 
 Timing is never judged here (a shared CI machine says nothing about speed);
-only that the anchor, the site (granian for pages, uvicorn for sockets), the
+only that the anchor, the site (uvicorn, as scripts/serve runs it), the
 raw transaction, moves through the API, the game page's form and the socket,
 and the spectator fan-out all ran and every request was answered without an error.
 Needs wrk and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379/13).

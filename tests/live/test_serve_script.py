@@ -1,13 +1,14 @@
 """scripts/serve itself, started as an operator starts it, against the test
-database: granian's workers serve the pages and the API on one port,
-uvicorn the WebSockets on another, Redis carries a move from one to the other,
-and the background worker runs beside them.
+database: nginx on one address in front of granian's workers (the pages and
+the API) and uvicorn's (the WebSockets), Redis carrying a move from one to
+the other, and the background worker beside them.
 
-What a user would notice: the pages send the browser to the sockets' port
-(and their Content-Security-Policy lets it go there); a move made through the
-API is heard on a socket; a page of another origin cannot use the session; an
-oversized chunked body is refused and one within the limit played; and stopping the script stops everything it
-started. One server for the module: the script takes some seconds to start.
+What a user would notice: the pages open their sockets on their own address;
+a move made through the API is heard on a socket; a page of another origin
+cannot use the session; an oversized chunked body is refused and one within
+the limit played; a port already taken is said at once; and stopping the
+script stops everything it started. One server for the module: the script
+takes some seconds to start.
 These tests need Redis at 127.0.0.1:6379 (or TEST_SERVE_REDIS_URL).
 """
 
@@ -45,17 +46,16 @@ REDIS_URL = os.environ.get("TEST_SERVE_REDIS_URL", "redis://127.0.0.1:6379/15")
 @dataclass
 class Served:
     process: subprocess.Popen
-    pages_port: int
-    sockets_port: int
+    port: int
     log: Path
 
     @property
     def pages(self) -> str:
-        return f"http://127.0.0.1:{self.pages_port}"
+        return f"http://127.0.0.1:{self.port}"
 
     @property
     def sockets(self) -> str:
-        return f"ws://127.0.0.1:{self.sockets_port}"
+        return f"ws://127.0.0.1:{self.port}"
 
     def log_tail(self) -> str:
         return self.log.read_text(errors="replace")[-3000:]
@@ -70,66 +70,61 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture(scope="module")
 def served(django_db_setup, collected_static, tmp_path_factory):
-    """scripts/serve on two free ports, on the test database and a Redis database of its own."""
+    """scripts/serve on a free port, on the test database and a Redis database of its own."""
     redis.Redis.from_url(REDIS_URL).flushdb()
-    pages_port, sockets_port = free_port(), free_port()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("WEBSOCKET_PORT", "PAGES_PORT", "SOCKET_WORKERS", "DJANGO_SETTINGS_MODULE")
-    }
-    env.update(
-        DEBUG="0",
-        SECRET_KEY=settings.SECRET_KEY,  # the sessions made here must open there
-        DATABASE_URL=database_url(),
-        REDIS_URL=REDIS_URL,
-        ALLOWED_HOSTS="127.0.0.1",
-        STATIC_ROOT=str(collected_static),
-        HOST="127.0.0.1",
-        PORT=str(pages_port),
-        SOCKETS_PORT=str(sockets_port),
-        WORKERS="2",
-        SOCKET_WORKERS="2",
-        RUN_WORKER="1",  # so that stopping the script is seen to stop the worker too
-        LOG_LEVEL="WARNING",
-    )
+    port = free_port()
+    env = serve_environment(port, collected_static)
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     with open(log, "w") as output:
         process = start_serve(env, output)
-    server = Served(process, pages_port, sockets_port, log)
+    server = Served(process, port, log)
     try:
-        for port in (pages_port, sockets_port):
-            wait_until_up(server, port)
+        wait_until_up(server)
         yield server
     finally:
         stop_group(process, timeout=30)
         connection.close()
 
 
-def wait_until_up(server: Served, port: int) -> None:
+def serve_environment(port: int, static_root) -> dict:
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=settings.SECRET_KEY,  # the sessions made here must open there
+        DATABASE_URL=database_url(),
+        REDIS_URL=REDIS_URL,
+        ALLOWED_HOSTS="127.0.0.1",
+        STATIC_ROOT=str(static_root),
+        HOST="127.0.0.1",
+        PORT=str(port),
+        WORKERS="2",
+        SOCKET_WORKERS="2",
+        RUN_WORKER="1",  # so that stopping the script is seen to stop the worker too
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def wait_until_up(server: Served) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise AssertionError(f"scripts/serve exited with {server.process.returncode}:\n{server.log_tail()}")
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2):
+            with urllib.request.urlopen(f"{server.pages}/healthz/", timeout=2):
                 return
         except OSError:  # refused, or accepted before a worker is up to answer
             time.sleep(0.2)
-    raise AssertionError(f"scripts/serve did not answer on {port} within 120 s:\n{server.log_tail()}")
+    raise AssertionError(f"scripts/serve did not answer on {server.port} within 120 s:\n{server.log_tail()}")
 
 
-def test_the_pages_send_the_browser_to_the_sockets_port_and_their_policy_lets_it_go(served):
+def test_the_pages_open_their_sockets_on_their_own_address(served):
     with urllib.request.urlopen(served.pages + "/", timeout=10) as response:
-        page = response.read().decode()
         policy = response.headers["Content-Security-Policy"]
-    assert f'<meta name="socket-port" content="{served.sockets_port}">' in page
-    connect_src = re.search(r"connect-src ([^;]*)", policy)[1].split()
-    assert f"ws://127.0.0.1:{served.sockets_port}" in connect_src
-    assert "'self'" in connect_src
+    assert re.search(r"connect-src ([^;]*)", policy)[1].split() == ["'self'"]
 
 
-def test_a_move_posted_to_the_pages_port_is_heard_on_a_socket_at_the_sockets_port(served):
+def test_a_move_posted_to_the_site_is_heard_on_a_socket_of_the_same_address(served):
     """granian's worker stores the move and publishes it through Redis; uvicorn pushes it to Bob."""
     alice, bob, game = alice_and_bob_in_a_game()
     token = api_token_create(user=alice)
@@ -180,12 +175,12 @@ def test_a_socket_from_another_origin_cannot_use_the_session(served, origin):
     assert game.cells == []
 
 
-def test_a_chunked_body_over_the_limit_to_the_pages_port_gets_a_413(served):
-    """No Content-Length to refuse it by: granian hands the body over as it
-    comes, and it is cut off once past the limit."""
+def test_a_chunked_body_over_the_limit_gets_a_413(served):
+    """No Content-Length to refuse it by: nginx and granian hand the body over
+    as it comes, and it is cut off once past the limit."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     piece = b"x" * 16384
-    conversation = http.client.HTTPConnection("127.0.0.1", served.pages_port, timeout=10)
+    conversation = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
     conversation.putrequest("POST", "/api/games/")
     conversation.putheader("Content-Type", "application/json")
     conversation.putheader("Transfer-Encoding", "chunked")
@@ -205,13 +200,13 @@ def test_a_chunked_body_over_the_limit_to_the_pages_port_gets_a_413(served):
     assert body["code"] == "request_too_large"
 
 
-def test_a_chunked_move_within_the_limit_to_the_pages_port_is_played(served):
+def test_a_chunked_move_within_the_limit_is_played(served):
     """The same path as above, a body that ends in time: the server reads it
     whole and the move is stored, as if its length had been declared."""
     alice, _bob, game = alice_and_bob_in_a_game()
     token = api_token_create(user=alice)
     body = json.dumps({"cell": 4, "ply": 0}).encode()
-    conversation = http.client.HTTPConnection("127.0.0.1", served.pages_port, timeout=10)
+    conversation = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
     conversation.putrequest("POST", f"/api/games/{game.pk}/moves/")
     conversation.putheader("Authorization", f"Token {token}")
     conversation.putheader("Content-Type", "application/json")
@@ -228,12 +223,25 @@ def test_a_chunked_move_within_the_limit_to_the_pages_port_is_played(served):
     assert game.cells == [4]
 
 
+def test_a_port_already_taken_is_said_at_once_and_nothing_is_started(served, tmp_path):
+    """Another server on the port (here the module's own): the script says so
+    and stops, rather than serving nothing while the other answers."""
+    env = serve_environment(served.port, tmp_path)
+    result = subprocess.run(
+        [str(ROOT / "scripts" / "serve")], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert f"cannot serve on 127.0.0.1:{served.port}" in result.stderr and "PORT=" in result.stderr
+    assert "migrat" not in result.stdout.lower()  # stopped before anything else
+
+
 def test_stopping_the_script_leaves_no_server_process_behind(served):
     """Last in this module: it stops the module's server."""
     group = served.process.pid
     before = {pid: command for pid, (_parent, command) in group_members(group).items()}
     commands = " ".join(before.values())
-    # The script, granian's master and its two workers, uvicorn and its two, the worker.
+    # The script, nginx, granian's master and its two workers, uvicorn and its two, the worker.
+    assert sum("nginx: master" in command for command in before.values()) == 1, before
     assert sum("bin/granian" in command for command in before.values()) == 3, before
     assert sum("bin/uvicorn" in command for command in before.values()) == 1, before
     assert sum("spawn_main" in command for command in before.values()) == 2, before
@@ -247,6 +255,5 @@ def test_stopping_the_script_leaves_no_server_process_behind(served):
         time.sleep(0.1)
     assert left == {}, f"left behind: {left}"
     assert not [pid for pid in before if alive(pid)]
-    for port in (served.pages_port, served.sockets_port):
-        with pytest.raises(OSError):
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2)
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"{served.pages}/healthz/", timeout=2)

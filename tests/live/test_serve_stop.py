@@ -1,10 +1,10 @@
 """Stopping scripts/serve: TERM, or Ctrl-C's INT, sent to the script alone
 leaves no process behind: neither the servers and the worker it started nor
 what those started in turn (a page worker's engine processes), nor what a
-page worker that crashed left to nobody; with Redis (granian, uvicorn and
-the worker) and without it (one uvicorn process and the worker).
+page worker that crashed left to nobody; with Redis (nginx, granian, uvicorn
+and the worker) and without it (one uvicorn process and the worker).
 
-Each test starts the script on free ports, as an operator starts it, makes its
+Each test starts the script on a free port, as an operator starts it, makes its
 page worker start its engine processes (a 5x5 position on the analysis board),
 notes every descendant of the script, signals the script and nothing else,
 and looks for survivors once the script is gone. Needs Redis at
@@ -100,7 +100,7 @@ def _a_5x5_position() -> str:
     return "".join(board)
 
 
-def _crash_the_page_worker(started: dict, pages_port: int) -> None:
+def _crash_the_page_worker(started: dict, port: int) -> None:
     """Kill granian's worker (SIGKILL, as a crash ends it) after freezing its
     engine processes (SIGSTOP): orphans that will not end on their own, as a
     pool's processes that miss their parent's end would not. granian starts
@@ -114,7 +114,7 @@ def _crash_the_page_worker(started: dict, pages_port: int) -> None:
         os.kill(pid, signal.SIGSTOP)
     os.kill(worker, signal.SIGKILL)
     _until(lambda: not living({worker: started[worker]}), 5, "the page worker outlived SIGKILL")
-    _until(lambda: _answers(pages_port), 60, "granian did not start its worker again")
+    _until(lambda: _answers(port), 60, "granian did not start its worker again")
     assert living({pid: started[pid] for pid in engines}) == engines  # orphans, not ended by anyone
 
 
@@ -124,16 +124,10 @@ def _crash_the_page_worker(started: dict, pages_port: int) -> None:
     ids=["TERM", "INT-after-a-crash", "TERM-one-process-without-Redis"],
 )
 def test_a_signal_to_the_script_alone_stops_everything_it_started(collected_static, tmp_path, signal_, crash, redis):
-    pages_port, sockets_port = free_port(), free_port()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("WEBSOCKET_PORT", "PAGES_PORT", "DJANGO_SETTINGS_MODULE", "REDIS_URL")
-    }
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key not in ("DJANGO_SETTINGS_MODULE", "REDIS_URL")}
     if redis:
         env["REDIS_URL"] = REDIS_URL
-    else:  # one uvicorn process serves everything
-        sockets_port = pages_port
     env.update(
         DEBUG="0",
         SECRET_KEY=settings.SECRET_KEY,
@@ -141,8 +135,7 @@ def test_a_signal_to_the_script_alone_stops_everything_it_started(collected_stat
         ALLOWED_HOSTS="127.0.0.1",
         STATIC_ROOT=str(collected_static),
         HOST="127.0.0.1",
-        PORT=str(pages_port),
-        SOCKETS_PORT=str(sockets_port),
+        PORT=str(port),
         WORKERS="1",
         SOCKET_WORKERS="1",
         RUN_WORKER="1",
@@ -154,12 +147,12 @@ def test_a_signal_to_the_script_alone_stops_everything_it_started(collected_stat
     started: dict = {}
     try:
         _until(
-            lambda: process.poll() is None and _answers(pages_port) and _answers(sockets_port),
+            lambda: process.poll() is None and _answers(port),
             120,
             f"scripts/serve did not answer:\n{log.read_text()[-3000:]}",
         )
         servers = descendants(process.pid)
-        board = f"http://127.0.0.1:{pages_port}/analysis/?board={_a_5x5_position()}"
+        board = f"http://127.0.0.1:{port}/analysis/?board={_a_5x5_position()}"
         with urllib.request.urlopen(board, timeout=30) as response:
             assert response.status in (200, 202)  # 202: the search is under way
         # The page worker's engine processes start with its first search.
@@ -169,7 +162,7 @@ def test_a_signal_to_the_script_alone_stops_everything_it_started(collected_stat
             f"no engine process started:\n{log.read_text()[-3000:]}",
         )
         if crash:
-            _crash_the_page_worker(started, pages_port)
+            _crash_the_page_worker(started, port)
             started.update(descendants(process.pid))  # the worker granian started again
 
         signalled = time.monotonic()
@@ -178,7 +171,7 @@ def test_a_signal_to_the_script_alone_stops_everything_it_started(collected_stat
         assert time.monotonic() - signalled < STOPPED_WITHIN
         # Once the script is gone, everything it started is gone.
         assert living(started) == [], {pid: _command(pid) for pid in living(started)}
-        assert not _answers(pages_port) and not _answers(sockets_port)
+        assert not _answers(port)
     finally:
         stop_group(process, timeout=10)
         for pid in living(started):  # a failed run leaves nothing frozen

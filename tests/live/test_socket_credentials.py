@@ -120,17 +120,15 @@ async def test_trusted_origins_are_compared_whole_and_by_wildcard(settings):
     await _closed_with(socket, 4403)
 
 
-async def test_with_sockets_on_a_port_of_their_own_the_pages_port_is_the_sites_origin(settings):
-    """scripts/serve: pages from granian on PAGES_PORT, sockets from uvicorn on
-    WEBSOCKET_PORT. A page's socket arrives at the sockets' port with the pages'
-    Origin; that is the site itself, and no other port is."""
-    settings.WEBSOCKET_PORT, settings.PAGES_PORT = 8001, 8000
+async def test_a_page_on_another_port_or_scheme_of_the_same_host_is_not_the_site():
+    """Pages and sockets share one address: an Origin is the site only when
+    its scheme, host and port are the socket's own."""
     game, session, _ = await _alice_her_game_session_and_token()
-    socket = _socket(f"/ws/games/{game.pk}/", origin="http://localhost:8000", session=session, host="localhost:8001")
+    socket = _socket(f"/ws/games/{game.pk}/", origin="http://localhost:8000", session=session, host="localhost:8000")
     assert (await _state(socket))["side"] == "X"
     await socket.disconnect()
-    for origin in ("http://localhost:9999", "https://localhost:8000", "http://evil.localhost:8000"):
-        socket = _socket(f"/ws/games/{game.pk}/", origin=origin, session=session, host="localhost:8001")
+    for origin in ("http://localhost:8001", "https://localhost:8000", "http://evil.localhost:8000"):
+        socket = _socket(f"/ws/games/{game.pk}/", origin=origin, session=session, host="localhost:8000")
         await socket.connect(timeout=5)
         await socket.send_json_to({"action": "move", "cell": 4, "ply": 0})
         assert "origin" in await _closed_with(socket, 4403)

@@ -117,7 +117,25 @@ async def test_a_body_within_the_limit_arriving_in_pieces_is_served():
     assert json.loads(body)["board"] == "X...O...."
 
 
-# -- the same under WSGI: granian serves the site's HTTP through tttsite/wsgi.py ------------------
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_chunked_body_within_the_limit_is_served_as_if_its_length_were_declared():
+    payload = json.dumps({"board": "X...O...."}).encode()
+    communicator = ApplicationCommunicator(
+        application, http_scope("/api/analyse/", [(b"content-type", b"application/json")])
+    )
+    for start in range(0, len(payload), 5):
+        await communicator.send_input(
+            {"type": "http.request", "body": payload[start : start + 5], "more_body": start + 5 < len(payload)}
+        )
+
+    status, _, body = await answer(communicator)
+
+    assert status == 200, body
+    assert json.loads(body)["board"] == "X...O...."
+
+
+# -- the same under WSGI (tttsite/wsgi.py, for a WSGI server) -------------------------------------
 
 
 class Trickle(io.RawIOBase):

@@ -3,12 +3,9 @@
 (function () {
   "use strict";
 
-  // The address of one of the site's WebSockets: on this page's own host and
-  // port, or on the port the page names when another server serves them.
+  // The address of one of the site's WebSockets: on this page's own address.
   window.tttSocketUrl = function (path) {
-    var port = document.querySelector('meta[name="socket-port"]');
-    var host = port ? location.hostname + ":" + port.content : location.host;
-    return (location.protocol === "https:" ? "wss:" : "ws:") + "//" + host + path;
+    return (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + path;
   };
 
   // Flash messages get a close button.
