@@ -107,18 +107,6 @@ TEMPLATES = [
             ],
         },
     },
-    {
-        # The game panel alone (games/templating.py): the part of the site that
-        # every move sends back, so rendered by the faster engine.
-        "NAME": "jinja2",
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {
-            "environment": "games.templating.environment",
-            "context_processors": ["django.contrib.auth.context_processors.auth"],
-        },
-    },
 ]
 
 WSGI_APPLICATION = "tttsite.wsgi.application"
@@ -197,9 +185,7 @@ def redis_channel_layer(url):
 # Threads each ASGI process gives its sockets' database work (a move, a
 # socket's opening): fewer leave moves queueing for a thread while theirs wait
 # on PostgreSQL; more only wait for Python's interpreter lock beside the
-# event loop, which then answers every socket later. Four measured best on
-# two cores once a socket's opening and a game's end were lighter, six worse
-# (docs/benchmarks.md).
+# event loop, which then answers every socket later.
 SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "4"))
 
 # Live games: moves are pushed to the browsers over WebSockets through a

@@ -90,7 +90,7 @@ def _cell_label(index: int, size: int, mark: str, evaluation: engine.Evaluation 
 def _cell_classes(cell: dict) -> str:
     """The cell button's class list. Built here rather than by seven ``{% if %}``
     in the template: the board is the panel's busiest part, sent back with
-    every move (docs/benchmarks.md)."""
+    every move."""
     classes = ["cell"]
     if cell["mark"]:
         classes.append(f"cell--{cell['mark'].lower()}")
@@ -267,15 +267,15 @@ def _between_people(request, game: Game, side: str | None) -> dict:
     }
 
 
-#: The game panel: Jinja2's (games/templating.py), the one template every move sends back.
+#: The game panel, the one template every move sends back.
 PANEL = "games/_game.html"
 
 
 def _render_game(request, game: Game, *, status: int = 200, error: str = "", refused: str = "Move refused", **options):
     context = {**game_context(request, game, error=error, **options), "refused": refused}
     if _is_partial(request):
-        return render(request, PANEL, context, status=status, using="jinja2")
-    context["panel"] = mark_safe(render_to_string(PANEL, context, request, using="jinja2"))
+        return render(request, PANEL, context, status=status)
+    context["panel"] = mark_safe(render_to_string(PANEL, context, request))
     if chat_selectors.has_chat(game):
         # Beside the panel, not in it: swapping the panel never touches a message being typed.
         context["chat"] = chat_selectors.game_chat(game, current_player(request))

@@ -1,10 +1,10 @@
 """Links into the analysis board from other pages (games/learn/analysis.py)."""
 
 from django import template
+from django.urls import reverse
 
 from games import engine
 from games.learn.positions import analysis_query
-from games.templatetags.game_tags import url
 
 register = template.Library()
 
@@ -13,4 +13,4 @@ register = template.Library()
 def analysis_url(game, ply) -> str:
     """The analysis board for ``game`` at ``ply``: the whole game from the empty
     board, so the learner can step back and forward through it there too."""
-    return url("games:analysis") + analysis_query(engine.Board.empty(game.size), game.cells, ply)
+    return reverse("games:analysis") + analysis_query(engine.Board.empty(game.size), game.cells, ply)

@@ -1,9 +1,6 @@
 """How games, players and the engine's numbers read on a page."""
 
-from functools import lru_cache
-
 from django import template
-from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 
@@ -135,24 +132,3 @@ def clock_time(ms) -> str:
 def admin_summary():
     """The figures the admin index shows staff (games.stats.selectors.admin_summary)."""
     return stats_selectors.admin_summary()
-
-
-# -- URLs, remembered: for the game panel (games/templating.py) and the analysis link
-
-#: Stands for the one id in a URL such as /games/<pk>/move/ while it is reversed
-#: (once per name), then replaced: an id no row will reach, spelt nowhere else.
-_AN_ID = 4_611_686_018_427_387_905
-
-
-def url(name: str, *args) -> str:
-    """``{% url name *args %}``, remembered: reverse() took 30 µs a URL, and
-    the panel has five, each with a game's id."""
-    prefix = get_script_prefix()
-    if len(args) == 1 and type(args[0]) is int:
-        return _reversed(prefix, name, (_AN_ID,)).replace(str(_AN_ID), str(args[0]))
-    return _reversed(prefix, name, args)
-
-
-@lru_cache(maxsize=1024)
-def _reversed(prefix: str, name: str, args: tuple) -> str:
-    return reverse(name, args=args)
