@@ -73,56 +73,6 @@ class TokenSerializer(serializers.Serializer):
 # Games.
 
 
-# What DRF's fields make of a value, for the serializers that write their
-# output out by hand (GameSerializer, ClockSerializer). Like DRF, a None
-# attribute is None whatever the field.
-
-#: DRF's own output for a date and time (ISO 8601 in the current time zone, "Z" for UTC), and a boolean.
-_DATETIME_FIELD = serializers.DateTimeField()
-_BOOLEAN_FIELD = serializers.BooleanField()
-
-
-def _choice_keys(serializer_class) -> dict[str, dict]:
-    """For each choice field of ``serializer_class``, what DRF answers for a
-    value by its string (``ChoiceField.choice_strings_to_values``)."""
-    fields = serializer_class._declared_fields
-    return {
-        name: field.choice_strings_to_values
-        for name, field in fields.items()
-        if isinstance(field, serializers.ChoiceField)
-    }
-
-
-def _choice(keys: dict, value):
-    """serializers.ChoiceField."""
-    if value in ("", None):
-        return value
-    return keys.get(str(value), value)
-
-
-def _optional_choice(keys: dict, value):
-    """OptionalChoiceField: "" is None."""
-    if value in ("", None):
-        return None
-    return keys.get(str(value), value)
-
-
-def _integer(value):
-    return None if value is None else int(value)
-
-
-def _string(value):
-    return None if value is None else str(value)
-
-
-def _boolean(value):
-    return None if value is None else _BOOLEAN_FIELD.to_representation(value)
-
-
-def _datetime(value):
-    return None if value is None else _DATETIME_FIELD.to_representation(value)
-
-
 class PlayerSerializer(serializers.Serializer):
     username = serializers.CharField(allow_null=True, help_text="Null for the AI, a guest or a deleted account.")
     name = serializers.CharField(help_text='The name to show: "alice", "AI (perfect)", "Guest", "Deleted player".')
@@ -164,23 +114,6 @@ class ClockSerializer(serializers.Serializer):
     first_move = serializers.BooleanField(
         help_text="The deadline is for a first move: missing it aborts the game (no result)."
     )
-
-    def to_representation(self, state):
-        # What DRF makes of the fields above, written out (see GameSerializer).
-        control, choices = state["time_control"], _CLOCK_CHOICES
-        return {
-            "time_control": _string(control.key),
-            "label": _string(control.label),
-            "kind": _choice(choices["kind"], control.kind),
-            "initial": _integer(control.initial),
-            "increment": _integer(control.increment),
-            "per_move": _integer(control.per_move),
-            "x_ms": _integer(state["x_ms"]),
-            "o_ms": _integer(state["o_ms"]),
-            "running": _optional_choice(choices["running"], state["running"]),
-            "deadline": _datetime(state["deadline"]),
-            "first_move": _boolean(state["first_move"]),
-        }
 
 
 class GameSerializer(serializers.Serializer):
@@ -254,53 +187,6 @@ class GameSerializer(serializers.Serializer):
     def get_your_side(self, game):
         request = self.context.get("request")
         return game.side_of(request.user) if request is not None else None
-
-    def to_representation(self, game):
-        """The fields above as DRF would present them, written out: a game is
-        the body of nearly every API answer (a move's above all), and DRF's
-        generic way (copying every field, then asking each in turn) cost more
-        than the rest of the presenting. The fields stay declared: they are
-        the schema, and tests/api/test_game_representation.py holds the two
-        ways to the same output."""
-        request = self.context.get("request")
-        board = game.board
-        in_progress = game.is_in_progress
-        state = game.clock_state()
-        line = board.winning_line
-        choices = _GAME_CHOICES
-        return {
-            "id": _integer(game.id),
-            "url": self.get_url(game),
-            "variant": _choice(choices["variant"], game.variant),
-            "board": str(board),
-            "ply": _integer(game.move_count),
-            "to_move": board.to_move if in_progress else None,
-            "status": _choice(choices["status"], game.status),
-            "result": _optional_choice(choices["result"], game.result),
-            "termination": _optional_choice(choices["termination"], game.termination),
-            "winning_line": list(line) if line else None,
-            "moves": list(game.cells),
-            "x_player": player_data(game, "X"),
-            "o_player": player_data(game, "O"),
-            "your_side": game.side_of(request.user) if request is not None else None,
-            "ai_side": _optional_choice(choices["ai_side"], game.ai_side),
-            "ai_level": _optional_choice(choices["ai_level"], game.ai_level),
-            "start_mode": _optional_choice(choices["start_mode"], game.start_mode),
-            "clock": ClockSerializer(state).data if state else None,
-            "move_time_limit": _integer(game.move_time_limit),
-            "turn_deadline": _datetime(game.deadline),
-            "draw_offer": _optional_choice(choices["draw_offer"], game.draw_offer),
-            "takeback_offer": _optional_choice(choices["takeback_offer"], game.takeback_offer),
-            "takebacks_allowed": _boolean(game.takebacks_allowed),
-            "rematch_of": _integer(game.rematch_of_id),
-            "created_at": _datetime(game.created_at),
-            "updated_at": _datetime(game.updated_at),
-            "finished_at": _datetime(game.finished_at),
-        }
-
-
-_CLOCK_CHOICES = _choice_keys(ClockSerializer)
-_GAME_CHOICES = _choice_keys(GameSerializer)
 
 
 class GameRefusalSerializer(serializers.Serializer):
