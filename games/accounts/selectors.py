@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
 
 from games.accounts import usernames
 from games.accounts.models import ApiToken, token_digest
 from games.play.models import Game, Move
-from games.rows import ModelRows, fetch_one
 
 
 def username_lookalike(name: str) -> str | None:
@@ -31,32 +27,12 @@ def api_tokens(user) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user))
 
 
-@cache
-def _token_with_user() -> tuple[ModelRows, ModelRows]:
-    return ModelRows(ApiToken), ModelRows(get_user_model())
-
-
-@cache
-def _token_with_user_sql(vendor: str) -> str:
-    tokens, users = _token_with_user()
-    quote = connection.ops.quote_name
-    return (
-        f"SELECT {tokens.columns()}, {users.columns()} FROM {quote(tokens.table)}"
-        f" INNER JOIN {quote(users.table)} ON ({tokens.column('user')} = {users.column('pk')})"
-        f" WHERE {tokens.column('digest')} = %s"
-    )
-
-
 def api_token_for_key(key: str) -> ApiToken | None:
-    """The token whose key this is, with its user; None for no token. Every
-    API request asks, so the statement is built once (games/rows.py)."""
-    row = fetch_one(_token_with_user_sql(connection.vendor), [token_digest(key)])
-    if row is None:
+    """The token whose key this is, with its user; None for no token."""
+    try:
+        return ApiToken.objects.select_related("user").get(digest=token_digest(key))
+    except ApiToken.DoesNotExist:
         return None
-    tokens, users = _token_with_user()
-    token = tokens.read(row)
-    token.user = users.read(row, tokens.width)
-    return token
 
 
 def users_with_games_played(users):

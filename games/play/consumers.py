@@ -23,7 +23,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from games.errors import GameError
-from games.play import live, rows, services
+from games.play import live, selectors, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
 from games.serving import outages
@@ -164,7 +164,7 @@ def _lasting(stored, now: float) -> dict[str, float]:
 
 
 def _game_ply(game_id: int) -> int:
-    game = rows.game_row(game_id)
+    game = selectors.game_row(game_id)
     return game.move_count if game is not None else 0
 
 
@@ -332,7 +332,7 @@ class GameConsumer(LiveConsumer):
         refusal (code, reason) when the socket may not follow the game. A
         guest is known by the key in their session (``guest_key``: a guest's
         own game counts them as its player)."""
-        game = rows.game_row(self.game_id)
+        game = selectors.game_row(self.game_id)
         if game is None:
             return {"refusal": (CLOSE_NO_SUCH_GAME, "no such game")}
         if not signed_in and not game.ai_side:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import F, Q, prefetch_related_objects
 
-from games.play.models import Game, Result, Status
+from games.play.models import Game, Move, Result, Status
 
 RESULT_FILTERS = {
     "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
@@ -137,3 +137,14 @@ def next_deadline(now):
     """The soonest deadline still to come, or None: how long the worker may sleep."""
     upcoming = Game.objects.filter(status=Status.IN_PROGRESS, deadline__gt=now).order_by("deadline")
     return upcoming.values_list("deadline", flat=True).first()
+
+
+def game_row(game_id: int) -> Game | None:
+    """The game's own row (no players, no moves), or None: what a socket
+    opened on a game reads first."""
+    return Game.objects.filter(pk=game_id).first()
+
+
+def game_cells(game_id: int) -> list[int]:
+    """The cells played in a game, in the order they were played."""
+    return list(Move.objects.filter(game_id=game_id).order_by("ply").values_list("cell", flat=True))

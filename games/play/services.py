@@ -20,12 +20,11 @@ from django.utils import timezone
 
 from games import engine
 from games.errors import GameError, InvalidInput, MoveRefused, NotAPlayer, require_choice
-from games.play import clocks, live, rows
+from games.play import clocks, live
 from games.play.clocks import TimeControl
 from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
 from games.play.players import Player
-from games.play.selectors import game_detail
-from games.rows import Writes
+from games.play.selectors import game_cells, game_detail
 from games.stats import counters
 
 
@@ -38,8 +37,7 @@ class MoveResult:
 def _record_moves(game: Game, played: list[int], board: engine.Board, cells: list[int]) -> engine.Board:
     """Store ``cells`` as the next moves of a locked ``game`` whose stored moves
     are ``played`` (at ``board``): the moves inserted and the game updated (and
-    counted, if they end it) by writes sent together (games/rows.py: one
-    statement on PostgreSQL). It is finished if it ended, and ``game.cells`` is
+    counted, if they end it). It is finished if it ended, and ``game.cells`` is
     what it now holds, so nothing needs reading again. An illegal cell raises
     before anything is written."""
     after, moves = board, []
@@ -47,8 +45,7 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         after = after.play(cell)
         moves.append(Move(game=game, ply=game.move_count + len(moves), cell=cell))
     now = timezone.now()
-    writes = Writes()
-    rows.moves_insert(moves, writes)
+    Move.objects.bulk_create(moves)
     for move in moves:
         _charge_clock(game, move.mark, move.ply, now)
     movers = {move.mark for move in moves}
@@ -66,11 +63,10 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         game.stats_counted = True  # counted below, in this transaction
         fields += ["status", "result", "termination", "finished_at", "stats_counted"]
     game.deadline = clocks.deadline(game, after.to_move) if not after.is_game_over() else None
-    rows.game_update(game, [*fields, "updated_at"], writes)
+    game.save(update_fields=[*fields, "updated_at"])
     game.cells = [*played, *cells]
     if after.is_game_over():
-        counters.count_as_it_finishes(game, writes)
-    writes.send()
+        counters.count_as_it_finishes(game)
     # One message for the transaction (a move and the AI's reply travel together):
     # the last cell, the game's ply and status as they now stand, and every move made.
     live.publish_game(game, "move", cell=moves[-1].cell, moves=[{"ply": m.ply, "cell": m.cell} for m in moves])
@@ -91,9 +87,13 @@ def _charge_clock(game: Game, side: str, ply: int, now) -> None:
 
 
 def _locked(game_id: int) -> Game:
-    """The game row with its players, locked until the transaction ends
-    (PostgreSQL); SQLite's IMMEDIATE transactions already let one writer in at a time."""
-    return rows.game_locked(game_id)
+    """The game row with its players and its cells, the row locked until the
+    transaction ends (PostgreSQL; SQLite's IMMEDIATE transactions let one
+    writer in at a time). The cells are read once the lock is held, so a move
+    that waited for another sees the moves that one stored."""
+    game = Game.objects.select_for_update(of=("self",)).select_related("x_player", "o_player").get(pk=game_id)
+    game.cells = game_cells(game_id)
+    return game
 
 
 def _locked_for_player(game_id: int, player: Player) -> tuple[Game, str]:
@@ -349,7 +349,7 @@ def game_play_ai_move(*, game_id: int) -> Game:
     game = Game.objects.get(pk=game_id)
     if not game.ai_side or game.status != Status.IN_PROGRESS:
         return game_detail(game_id)
-    played = rows.game_cells(game_id)
+    played = game_cells(game_id)
     board = engine.Board.from_moves(played, size=Variant(game.variant).size)
     if board.to_move != game.ai_side:
         return game_detail(game_id)

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cache
 
-from django.db import connection, models, transaction
-from django.db.models import Count, Sum
-from django.db.models.functions import Mod, TruncDate
+from django.db import models, transaction
+from django.db.models import Case, Count, F, Sum, Value, When
+from django.db.models.functions import Greatest, Mod, TruncDate
 from django.utils import timezone
 
 from games.play.models import Game, Move, Result, Status
-from games.rows import ModelRows, Writes, for_update_of
 from games.stats.models import (
     COUNTER_SHARDS,
     INITIAL_RATING,
@@ -87,24 +85,13 @@ def _day(moment):
     return timezone.localdate(moment) if timezone.is_aware(moment) else moment.date()
 
 
-@cache
-def _rows(model) -> ModelRows:
-    """A game's end is the second busiest write, after a move: its statements
-    are built once too (games/rows.py)."""
-    return ModelRows(model)
-
-
-def _bump(model, keys: dict, writes: Writes, **increments) -> None:
-    """Add ``increments`` to the counter row at ``keys``: one UPDATE, added to
-    ``writes``; when it changed no row (the row's first count), the row is
-    made and counted once they are sent."""
-
-    def made_if_missing(changed: int) -> None:
-        if not changed:
-            row, _ = model.objects.get_or_create(**keys)
-            _rows(model).update_where({"pk": row.pk}, add=increments)
-
-    _rows(model).update_where(keys, add=increments, writes=writes, then=made_if_missing)
+def _bump(model, keys: dict, **increments) -> None:
+    """Add ``increments`` to the counter row at ``keys``, in one UPDATE; the
+    row is made first for its first count."""
+    added = {name: F(name) + value for name, value in increments.items()}
+    if not model.objects.filter(**keys).update(**added):
+        row, _ = model.objects.get_or_create(**keys)
+        model.objects.filter(pk=row.pk).update(**added)
 
 
 def _streak(current: int, score: float) -> int:
@@ -115,26 +102,18 @@ def _streak(current: int, score: float) -> int:
     return 0
 
 
-def count_as_it_finishes(game: Game, writes: Writes | None = None) -> None:
+def count_as_it_finishes(game: Game) -> None:
     """Count ``game`` in the transaction that has just finished it: the caller
     locked its row, found it in progress and wrote ``stats_counted`` with the
-    rest of its end, so no statement of its own marks it (a game's end is a
-    move's costliest part, docs/benchmarks.md). Once only: a game in progress
-    is finished once, and a finished one is refused by every service that
-    would end it (``stats_counted`` also tells the recount which games it has
-    counted). The counters' writes are added to ``writes`` when given (the
-    caller sends them with its own), else sent before this returns."""
+    rest of its end. Once only: a game in progress is finished once, and a
+    finished one is refused by every service that would end it
+    (``stats_counted`` also tells the recount which games it has counted)."""
     if game.status != Status.FINISHED or not game.stats_counted:
         raise ValueError(f"game {game.pk} is not one finished and marked counted in this transaction")
-    if writes is None:
-        writes = Writes()
-        _count(game, writes)
-        writes.send()
-    else:
-        _count(game, writes)
+    _count(game)
 
 
-def _count(game: Game, writes: Writes) -> None:
+def _count(game: Game) -> None:
     kind = opponent_kind(game)
     sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
     rated = kind == "human" and len(sides) == 2
@@ -148,8 +127,8 @@ def _count(game: Game, writes: Writes) -> None:
         if rated:
             _count_game(locked[user_id], score, game.finished_at)
         else:
-            _count_unrated(user_id, score, game.finished_at, writes)
-        _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, writes, **{column: 1})
+            _count_unrated(user_id, score, game.finished_at)
+        _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
     if rated:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
         for side, user_id, other_id in (
@@ -157,9 +136,9 @@ def _count(game: Game, writes: Writes) -> None:
             ("O", game.o_player_id, game.x_player_id),
         ):
             column = columns[_SLOT[_score(game.result, side)]]
-            _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, writes, games=1, **{column: 1})
+            _bump(HeadToHead, {"user_id": user_id, "opponent_id": other_id}, games=1, **{column: 1})
     for stats in locked.values():
-        _rows(PlayerStats).update(stats, writes=writes)
+        stats.save()
     # Last, the counters games ending that day share: their rows stay locked
     # until the transaction commits, so they are held for as short a time as
     # can be, and each kind is kept in COUNTER_SHARDS rows (games/stats/models.py).
@@ -176,56 +155,41 @@ def _count(game: Game, writes: Writes) -> None:
             "termination": game.termination,
             "shard": shard,
         },
-        writes,
         games=1,
         moves=game.move_count,
     )
     if game.cells:
         keys = {"variant": game.variant, "cell": game.cells[0], "result": game.result, "shard": shard}
-        _bump(FirstMoveStats, keys, writes, games=1)
+        _bump(FirstMoveStats, keys, games=1)
 
 
-#: A player's new current streak after a game that scored 1, 0.5 or 0, worked
-#: out in SQL from the streak as it stands ({streak}), as ``_streak`` works it
-#: out in Python (the recount's; the tests compare the two).
-_STREAK_AFTER = {
-    1.0: "CASE WHEN {streak} > 0 THEN {streak} + 1 ELSE 1 END",
-    0.5: "0",
-    0.0: "CASE WHEN {streak} < 0 THEN {streak} - 1 ELSE -1 END",
-}
+def _streak_after(score: float):
+    """A player's current streak after a game that scored ``score``, as an
+    expression of the streak as it stands, as ``_streak`` works it out in
+    Python (the recount's; the tests compare the two)."""
+    streak = F("current_streak")
+    if score == 1.0:
+        return Case(When(current_streak__gt=0, then=streak + 1), default=Value(1))
+    if score == 0.0:
+        return Case(When(current_streak__lt=0, then=streak - 1), default=Value(-1))
+    return Value(0)
 
 
-@cache
-def _count_unrated_sql(vendor: str, score: float) -> str:
-    """``_count_game`` as one UPDATE of a player's PlayerStats: every
-    expression of a SET reads the row as it was, on PostgreSQL as on SQLite."""
-    quote = connection.ops.quote_name
-    games, streak, best, last, user = (
-        quote(PlayerStats._meta.get_field(name).column)
-        for name in ("games", "current_streak", "best_streak", "last_finished_at", "user")
-    )
-    after = _STREAK_AFTER[score].format(streak=streak)
-    return (
-        f"UPDATE {quote(PlayerStats._meta.db_table)} SET {games} = {games} + 1, {streak} = {after}, "
-        f"{best} = CASE WHEN {after} > {best} THEN {after} ELSE {best} END, {last} = %s WHERE {user} = %s"
-    )
-
-
-def _count_unrated(user_id: int, score: float, finished_at, writes: Writes) -> None:
+def _count_unrated(user_id: int, score: float, finished_at) -> None:
     """One more finished game that moves no rating (one against the AI) in a
-    player's PlayerStats, in one statement added to ``writes``: the row is not
-    read and locked first, as a rated game's are. Made, then counted, for the
-    player's first game."""
-    sql = _count_unrated_sql(connection.vendor, score)
-    values = [PlayerStats._meta.get_field("last_finished_at").get_db_prep_save(finished_at, connection), user_id]
-
-    def made_if_missing(changed: int) -> None:
-        if not changed:
-            PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
-            with connection.cursor() as cursor:
-                cursor.execute(sql, values)
-
-    writes.add(sql, values, made_if_missing)
+    player's PlayerStats, in one UPDATE: the row is not read and locked first,
+    as a rated game's are (every expression of it reads the row as it was).
+    Made first for the player's first game."""
+    after = _streak_after(score)
+    changes = {
+        "games": F("games") + 1,
+        "current_streak": after,
+        "best_streak": Greatest(F("best_streak"), after),
+        "last_finished_at": finished_at,
+    }
+    if not PlayerStats.objects.filter(user_id=user_id).update(**changes):
+        PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
+        PlayerStats.objects.filter(user_id=user_id).update(**changes)
 
 
 def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
@@ -236,9 +200,7 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
         return {}
 
     def lock():
-        with connection.cursor() as cursor:
-            cursor.execute(_locked_player_stats_sql(connection.vendor, len(user_ids)), sorted(user_ids))
-            rows = [_rows(PlayerStats).read(row) for row in cursor.fetchall()]
+        rows = PlayerStats.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
         return {row.user_id: row for row in rows}
 
     locked = lock()
@@ -248,16 +210,6 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
         )
         locked = lock()
     return locked
-
-
-@cache
-def _locked_player_stats_sql(vendor: str, players: int) -> str:
-    rows = _rows(PlayerStats)
-    user, wanted = rows.column("user"), ", ".join(["%s"] * players)
-    return (
-        f"SELECT {rows.columns()} FROM {connection.ops.quote_name(rows.table)} WHERE {user} IN ({wanted})"
-        f" ORDER BY {user} ASC{for_update_of(rows.table)}"
-    )
 
 
 def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:

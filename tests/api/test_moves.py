@@ -10,10 +10,8 @@ from games.api.serializers import MoveInputSerializer
 from games.play import services
 from games.play.models import Game, Move
 from games.play.players import Player
-from games.stats.models import counter_shard
 from tests.api.conftest import assert_error, stored
 from tests.engine import reference
-from tests.statements import sent, statements
 
 pytestmark = pytest.mark.django_db
 
@@ -167,64 +165,20 @@ def test_a_move_in_an_unknown_game_is_a_404(as_alice):
     assert_error(as_alice.post("/api/games/424242/moves/", {"cell": 4, "ply": 0}), 404, "not_found")
 
 
-def _play_to_the_end(client, game) -> list[list[str]]:
-    """Play the first free cell until the game ends; the statements of each move."""
-    moves, body = [], {"status": "in_progress", "ply": 0, "board": "." * 9}
-    while body["status"] == "in_progress":
+def test_a_move_costs_as_many_queries_late_in_the_game_as_early(as_alice, as_bob, human_game):
+    """The game is read with its players and its moves at once: no query per move played."""
+
+    def queries_of(client, cell: int, ply: int) -> int:
         with CaptureQueriesContext(connection) as captured:
-            response = client.post(
-                _move_url(game), {"cell": body["board"].index("."), "ply": body["ply"]}, format="json"
-            )
+            response = client.post(_move_url(human_game), {"cell": cell, "ply": ply})
         assert response.status_code == 201, response.content
-        body = response.json()
-        moves.append(statements(captured.captured_queries))
-    return moves
+        return len(captured.captured_queries)
 
-
-def test_a_move_against_the_ai_costs_the_same_few_statements_to_the_end_of_the_game(as_alice, alice):
-    """The API's busiest request. The move that ends a game also counts it, in a
-    few single-row updates (the first game of a kind makes those rows: the
-    second is one counted in the same rows of the site-wide counters)."""
-
-    def new_game():
-        return services.game_create_against_ai(player=Player(user=alice), side="X")
-
-    first, second = new_game(), new_game()
-    while counter_shard(second.pk) != counter_shard(first.pk):
-        second = new_game()
-    _play_to_the_end(as_alice, first)
-    moves = _play_to_the_end(as_alice, second)
-    reads = [
-        "SELECT games_apitoken",  # who is asking (its "last used" written at most once a minute)
-        "SELECT games_game",  # the game, its players and its moves (to replay), locked
-    ]
-    writes = [
-        "INSERT games_move",  # the move and the AI's reply
-        "UPDATE games_game",  # the move count, the clock, the result (and, at the end, counted)
-    ]
-    assert len(moves) == 3 and moves[:-1] == [sent(reads, writes)] * 2
-    assert moves[-1] == sent(
-        reads,
-        writes
-        + [
-            "UPDATE games_playerstats",  # games, streaks: worked out in the statement, not read first
-            "UPDATE games_playerrecord",
-            "UPDATE games_dailystats",
-            "UPDATE games_firstmovestats",
-        ],
-    )
-
-
-def test_a_move_between_people_costs_the_same_few_statements(as_alice, as_bob, human_game):
-    """Who is asking, the game locked with its players and its moves, the move, the game's new state."""
-    as_alice.post(_move_url(human_game), {"cell": 4, "ply": 0})  # alice's token is now noted as used
-    as_bob.post(_move_url(human_game), {"cell": 0, "ply": 1})
-    with CaptureQueriesContext(connection) as captured:
-        response = as_alice.post(_move_url(human_game), {"cell": 8, "ply": 2})
-    assert response.status_code == 201 and response.json()["moves"] == [4, 0, 8]
-    assert statements(captured.captured_queries) == sent(
-        ["SELECT games_apitoken", "SELECT games_game"], ["INSERT games_move", "UPDATE games_game"]
-    )
+    queries_of(as_alice, 4, 0)  # alice's token is now noted as used
+    queries_of(as_bob, 0, 1)
+    early = queries_of(as_alice, 8, 2)
+    queries_of(as_bob, 1, 3)
+    assert queries_of(as_alice, 2, 4) == early
 
 
 # -- the move's input, read without the serializer when it is plainly valid ---------------------

@@ -13,7 +13,6 @@ from games.lobby import services as lobby_services
 from games.play import services
 from games.play.models import Game
 from games.play.players import Player
-from games.rows import Writes
 from games.stats import counters, selectors
 from games.stats.models import (
     DailyStats,
@@ -260,9 +259,7 @@ def test_a_game_against_the_ai_moves_the_streaks_as_the_recount_does(user, score
             user=user, defaults={"current_streak": current, "best_streak": best, "games": 7}
         )
         with transaction.atomic():
-            writes = Writes()
-            counters._count_unrated(user.pk, score, finished_at, writes)
-            writes.send()
+            counters._count_unrated(user.pk, score, finished_at)
         stored = PlayerStats.objects.get(user=user)
         twin = PlayerStats(user=user, current_streak=current, best_streak=best, games=7)
         counters._count_game(twin, score, finished_at)
