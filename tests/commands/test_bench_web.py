@@ -61,7 +61,7 @@ def test_every_row_runs_without_errors_and_prints_the_table():
     for label, server in (("API move vs the perfect AI", 0), ("socket move vs the perfect AI", 1)):
         line = re.search(rf"^{re.escape(label)}\s+([\d. ]+)$", cpu, re.MULTILINE)
         assert line, f"no CPU line {label!r}:\n{cpu}"
-        pages, sockets, _worker, database, _redis, _client, _anchor = map(float, line.group(1).split())
+        pages, sockets, _proxy, _worker, database, _redis, _client, _anchor = map(float, line.group(1).split())
         assert (pages, sockets)[server] > 0, line.group(0)
         if vendor == "postgresql":
             assert database > 0, line.group(0)
