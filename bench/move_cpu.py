@@ -3,7 +3,7 @@
     python -m bench.move_cpu [--games 400] [--warmup 50] [--form] [--profile]
 
 The busiest API request is ``POST /api/games/<id>/moves/`` against the perfect
-AI on 3x3 (issue 19). This makes ``--games`` games against it, then plays the
+AI on 3x3. This makes ``--games`` games against it, then plays the
 first move of each through the whole of Django: the WSGI handler
 (``tttsite.wsgi.application``) called in this process with a hand-made
 environ, ``Authorization: Token ...`` and a JSON body, so every middleware,

@@ -18,9 +18,8 @@ OPPONENT_KINDS = ["human", *Level.values]
 #: (``counter_shard``), and every reader sums them. Every game that ends
 #: updates one of these rows, in the transaction that ends it, and the row
 #: stays locked until that transaction commits: with one row a kind, games
-#: ending at once queued for it (half of PostgreSQL's busy time was waits for
-#: those locks in the socket benchmark, docs/benchmarks.md). The recount shares
-#: games out the same way.
+#: ending at once would queue for it. The recount shares games out the same
+#: way.
 COUNTER_SHARDS = 16
 
 INITIAL_RATING = 1200
