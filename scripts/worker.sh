@@ -1,5 +1,5 @@
 # Sourced by scripts/serve (and so scripts/run): the background worker beside the
-# web server (games.serving.worker: games ended on time, the AI's owed moves,
+# web server (games.worker: games ended on time, the AI's owed moves,
 # new puzzles), stopped when the server stops. In production run it as a
 # service of its own instead (docs/operations.md) and set RUN_WORKER=0.
 #   start_worker

@@ -147,7 +147,7 @@ def _start_afresh_with_a_worker():
     worker pushes reach the pages only from there."""
     import threading
 
-    from games.serving import worker
+    from games import worker
 
     _start_afresh()
     threading.Thread(target=worker.run, args=(threading.Event(),), kwargs={"jobs": []}, daemon=True).start()

@@ -3,11 +3,11 @@
 import pytest
 from django.core.management import CommandError, call_command
 
+from games import worker
 from games.play import services
 from games.play.integrity import verify_games
 from games.play.models import Game, Move, Status
 from games.play.players import Player
-from games.serving import worker
 from tests.factories import human_game, time_passes
 
 pytestmark = pytest.mark.django_db

@@ -11,12 +11,12 @@ from channels.layers import get_channel_layer
 from django.core.management import call_command
 from django.db import connection
 
+from games import worker
 from games.errors import InvalidInput, MoveRefused
 from games.play import clocks, live, services
 from games.play.clocks import TimeControl
 from games.play.models import Game
 from games.play.players import Player
-from games.serving import worker
 from games.stats.models import PlayerStats
 from tests.factories import human_game, time_passes
 

@@ -10,14 +10,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import engine
+from games import engine, worker
 from games.errors import GameNotFinished
 from games.learn import review_selectors, review_services, reviews
 from games.learn.models import GameReview
 from games.play import services
 from games.play.models import Game
 from games.play.players import Player
-from games.serving import worker
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""``python manage.py run_worker``: the background worker (games.serving.worker).
+"""``python manage.py run_worker``: the background worker (games/worker.py).
 
 Ends games whose clock ran out, whether or not anyone is on the site, makes
 the moves the AI owes, reviews the games that have just ended, and makes new
@@ -15,7 +15,7 @@ import threading
 
 from django.core.management.base import BaseCommand
 
-from games.serving import worker
+from games import worker
 
 
 class Command(BaseCommand):
