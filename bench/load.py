@@ -660,7 +660,7 @@ def stop_server(process: subprocess.Popen) -> None:
 def in_django(env: dict, step: str, payload: dict) -> dict:
     """Run ``step`` of this file in a process set up with the server's settings."""
     result = subprocess.run(
-        [str(PYTHON), __file__, "--in-django", step],
+        [str(PYTHON), "-m", "bench.load", "--in-django", step],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
@@ -684,30 +684,32 @@ def run_one(args, kind: str) -> dict:
     kills = {}
     with open(log_path, "w") as log:
         server = start_server(env, log)
-        serving = Counter(server_processes(server.pid).values())
-        print(f"   scripts/serve's processes: {dict(serving)}", flush=True)
-        players = in_django(env, "players", {"count": args.players})["players"]
-        print(f"   {len(players)} players ready; playing for {args.duration} s", flush=True)
+        try:  # the server stops however the run ends
+            serving = Counter(server_processes(server.pid).values())
+            print(f"   scripts/serve's processes: {dict(serving)}", flush=True)
+            players = in_django(env, "players", {"count": args.players})["players"]
+            print(f"   {len(players)} players ready; playing for {args.duration} s", flush=True)
 
-        async def kill_and_restart(when: float):
-            nonlocal server
-            await asyncio.sleep(max(0, when - time.monotonic()))
-            kills["processes_killed"] = kill_server(server)
-            kills["killed_at"] = time.monotonic()
-            kills["killed_at_s"] = args.kill_at
-            print(
-                f"   kill -9 of every server process at {args.kill_at} s ({kills['processes_killed']}); "
-                f"down for {args.down} s",
-                flush=True,
-            )
-            await asyncio.sleep(args.down)
-            restarted = time.monotonic()
-            server = await asyncio.to_thread(start_server, env, log)
-            kills["restart_seconds"] = round(time.monotonic() - restarted, 1)
-            kills["back_at"] = time.monotonic()
+            async def kill_and_restart(when: float):
+                nonlocal server
+                await asyncio.sleep(max(0, when - time.monotonic()))
+                kills["processes_killed"] = kill_server(server)
+                kills["killed_at"] = time.monotonic()
+                kills["killed_at_s"] = args.kill_at
+                print(
+                    f"   kill -9 of every server process at {args.kill_at} s ({kills['processes_killed']}); "
+                    f"down for {args.down} s",
+                    flush=True,
+                )
+                await asyncio.sleep(args.down)
+                restarted = time.monotonic()
+                server = await asyncio.to_thread(start_server, env, log)
+                kills["restart_seconds"] = round(time.monotonic() - restarted, 1)
+                kills["back_at"] = time.monotonic()
 
-        figures = asyncio.run(run_phases(args, base, ws_base, players, tally, kill_and_restart))
-        stop_server(server)
+            figures = asyncio.run(run_phases(args, base, ws_base, players, tally, kill_and_restart))
+        finally:
+            stop_server(server)
     figures["server"] = {"pages": base, "sockets": ws_base, "processes": dict(serving)}
     acked = {str(game): plies for game, plies in tally.acked.items()}
     figures["check"] = in_django(env, "verify", {"acked": acked})
@@ -786,7 +788,6 @@ def django_verify(payload: dict) -> dict:
 
 
 def in_django_main(step: str) -> None:
-    sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tttsite.settings")
     import django
 
