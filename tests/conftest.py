@@ -88,15 +88,6 @@ def _engine_answers_forgotten():
     yield
 
 
-@pytest.fixture(autouse=True)
-def _first_visit_pages_forgotten():
-    """The front page a first visit sees is kept in memory a few seconds
-    (games/serving/first_visit.py): each test renders its own."""
-    from games.serving import first_visit
-
-    first_visit.forget()
-
-
 @pytest.fixture
 def reviewed():
     """``reviewed(game)``: the finished ``game`` reviewed as the background worker

@@ -1,9 +1,9 @@
-"""Pages a first visit sees, rendered once a few seconds and served from memory.
+"""Pages a first visit sees, rendered once a few seconds and kept in Django's cache.
 
 A visitor who brings no cookie (or only the CSRF cookie) is nobody yet: no
 session, so no account, no guest games, no messages. Every such visitor sees
 the same page but for the CSRF token in its forms. ``for_first_visits`` keeps
-a view's answer to them in the process's memory for ``seconds``, rendered
+a view's answer to them in the cache for ``seconds``, rendered
 with a placeholder where the token goes; each visit gets the page with a token
 of its own from Django's ``get_token`` put in, which also sets the CSRF cookie,
 as rendering ``{% csrf_token %}`` would. Anyone with a session, and any
@@ -13,23 +13,16 @@ request with a query string, gets the view itself.
 from __future__ import annotations
 
 import secrets
-import time
 from functools import wraps
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 
-#: Stands in for the CSRF token while a page is rendered for keeping.
+#: Stands in for the CSRF token while a page is rendered for keeping; kept
+#: with the page, since each server process has its own.
 PLACEHOLDER = "first-visit-csrf-" + secrets.token_hex(16)
-
-#: The kept pages: by view, scheme, host (one of ALLOWED_HOSTS) and path, (until, content, content type).
-_kept: dict[tuple[str, str], tuple[float, bytes, str]] = {}
-
-
-def forget() -> None:
-    """Drop every kept page (the tests do, between tests)."""
-    _kept.clear()
 
 
 def csrf_placeholder(request) -> dict:
@@ -47,7 +40,7 @@ def is_first_visit(request) -> bool:
 
 
 def for_first_visits(seconds: float):
-    """View decorator: the view's 200 for a first visit, kept ``seconds`` in this process."""
+    """View decorator: the view's 200 for a first visit, kept ``seconds`` in the cache."""
 
     def decorator(view):
         name = f"{view.__module__}.{view.__qualname__}"
@@ -56,9 +49,9 @@ def for_first_visits(seconds: float):
         def wrapper(request, *args, **kwargs):
             if not is_first_visit(request):
                 return view(request, *args, **kwargs)
-            now, key = time.monotonic(), (name, request.build_absolute_uri())
-            page = _kept.get(key)
-            if page is None or page[0] <= now:
+            key = f"first-visit:{name}:{request.build_absolute_uri()}"
+            page = cache.get(key)
+            if page is None:
                 request._rendering_for_first_visits = True
                 try:
                     response = view(request, *args, **kwargs)
@@ -66,10 +59,10 @@ def for_first_visits(seconds: float):
                     request._rendering_for_first_visits = False
                 if response.status_code != 200 or response.cookies or getattr(response, "streaming", False):
                     return response
-                page = (now + seconds, response.content, response["Content-Type"])
-                _kept[key] = page
-            _, content, content_type = page
-            return HttpResponse(content.replace(PLACEHOLDER.encode(), get_token(request).encode()), content_type)
+                page = (response.content, response["Content-Type"], PLACEHOLDER)
+                cache.set(key, page, timeout=seconds)
+            content, content_type, placeholder = page
+            return HttpResponse(content.replace(placeholder.encode(), get_token(request).encode()), content_type)
 
         return wrapper
 

@@ -1,5 +1,5 @@
 """The front page for a first visit (no cookie but perhaps the CSRF one) is
-rendered once and served from memory for a few seconds
+rendered once and served from Django's cache for a few seconds
 (games/serving/first_visit.py); each visit still gets a CSRF token of its
 own that works, and anyone with a session gets their own page."""
 
@@ -57,7 +57,7 @@ def test_a_visitor_with_a_session_gets_their_own_page(user):
 
 def test_the_kept_page_is_rendered_again_after_a_while(monkeypatch):
     clock = [1000.0]
-    monkeypatch.setattr("games.serving.first_visit.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("time.time", lambda: clock[0])  # the cache's clock
     assert "Today's puzzle" not in Client().get("/").content.decode()
     Puzzle.objects.create(position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5")
     assert "Today's puzzle" not in Client().get("/").content.decode()  # kept
@@ -79,3 +79,14 @@ def test_a_visitor_who_brings_the_csrf_cookie_keeps_it_and_a_token_not_made_from
     assert visitor.post("/play/", {"csrfmiddlewaretoken": forged, **form}).status_code == 403
     assert Game.objects.count() == 0
     assert visitor.post("/play/", {"csrfmiddlewaretoken": tokens[0], **form}).status_code == 302
+
+
+def test_a_page_kept_by_one_server_process_gets_working_tokens_in_another(monkeypatch):
+    from games.serving import first_visit
+
+    Client().get("/")  # kept in the cache, which every server process shares
+    monkeypatch.setattr(first_visit, "PLACEHOLDER", "first-visit-csrf-of-another-process")
+    visitor = Client(enforce_csrf_checks=True)
+    token = token_in(visitor.get("/").content)
+    form = {"csrfmiddlewaretoken": token, "variant": "3x3", "level": "perfect", "start_mode": "minimax", "side": "X"}
+    assert visitor.post("/play/", form).status_code == 302 and Game.objects.count() == 1
