@@ -7,7 +7,6 @@ from games.accounts import views as accounts
 from games.learn.urls import urlpatterns as learning
 from games.lobby import views as lobby
 from games.play import chat_views as chat
-from games.play import history
 from games.play import views as play
 from games.stats import views as stats
 
@@ -26,7 +25,7 @@ urlpatterns = [
     path("account/tokens/<int:pk>/revoke/", accounts.account_token_revoke, name="account_token_revoke"),
     path("account/tokens/revoke-all/", accounts.account_tokens_revoke_all, name="account_tokens_revoke_all"),
     path("play/", play.new_game, name="new"),
-    path("games/", history.history, name="history"),
+    path("games/", stats.history, name="history"),
     path("games/<int:pk>/", play.game_page, name="game"),
     path("games/<int:pk>/move/", play.play_move, name="move"),
     path("games/<int:pk>/ai-move/", play.ai_move, name="ai_move"),

@@ -1,15 +1,22 @@
-"""The public statistics pages: the whole site's figures, and the leaderboard.
+"""The statistics pages: the whole site's figures, the leaderboard, and a
+signed-in player's own games with their record.
 
-Both read only the counter tables (games.stats keeps them), so they cost the
-same few queries with ten games or a million.
+The site's figures and the leaderboard read only the counter tables
+(games.stats keeps them), so they cost the same few queries with ten games or
+a million.
 """
 
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.play import selectors as play_selectors
+from games.play.forms import HistoryFilterForm
 from games.play.models import Level, Variant
 from games.stats import charts, selectors
+
+GAMES_PER_PAGE = 20
 
 
 @require_GET
@@ -51,5 +58,30 @@ def leaderboard(request):
             "page": page,
             "players": page.object_list,
             "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),
+        },
+    )
+
+
+@require_GET
+@login_required
+def history(request):
+    """My games, newest first, filtered and paginated, above my record. A
+    filter with a value it does not know is reported on the form and left
+    out; the others still apply."""
+    form = HistoryFilterForm(request.GET)
+    form.is_valid()
+    filters = {name: value for name, value in form.cleaned_data.items() if value}
+    games = play_selectors.PlayerGamesNewestFirst(request.user, **filters)
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "games/history.html",
+        {
+            "form": form,
+            "page": page,
+            "games": page.object_list,
+            "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),
+            "filtered": bool(filters),
+            "record": selectors.player_record(request.user),
         },
     )
