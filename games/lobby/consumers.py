@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.play import live
-from games.play.consumers import CLOSE_NOT_SIGNED_IN, LiveConsumer
+from games.serving.sockets import CLOSE_NOT_SIGNED_IN, LiveConsumer
 
 
 class LobbyConsumer(LiveConsumer):
@@ -19,7 +19,7 @@ class LobbyConsumer(LiveConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        # Subscribed: from here on the page hears every change (see games.play.consumers.LiveConsumer).
+        # Subscribed: from here on the page hears every change (see games.play.consumers.GameConsumer).
         await self.send_json({"type": "ready"})
 
     async def disconnect(self, code):

@@ -9,16 +9,13 @@ message or a reconnection.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
 
@@ -27,11 +24,11 @@ from games.play import live, selectors, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
 from games.serving import outages
-from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN, CLOSE_SERVICE_UNAVAILABLE
+from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN, CLOSE_SERVICE_UNAVAILABLE, LiveConsumer
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CLOSE_NOT_SIGNED_IN", "CLOSE_NO_SUCH_GAME", "GameConsumer", "LiveConsumer"]
+__all__ = ["CLOSE_NOT_SIGNED_IN", "CLOSE_NO_SUCH_GAME", "GameConsumer"]
 
 
 class _SocketThreads:
@@ -169,51 +166,6 @@ def _game_ply(game_id: int) -> int:
 
 
 _ply = in_a_thread(_game_ply)
-
-
-class LiveConsumer(AsyncJsonWebsocketConsumer):
-    """What both consumers share: a frame that is not a JSON object (anyone
-    can send anything down a socket) is answered, not a crash."""
-
-    async def dispatch(self, message):
-        """Channels' dispatch, without its database cleanup before every
-        message: that is a hop to a thread and back for each frame and each
-        event, a hundred of them when a move reaches a hundred spectators.
-        These consumers touch the database only through :func:`in_a_thread`,
-        which closes its own connections before and after."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        try:
-            content = json.loads(text_data) if text_data else None
-        except (ValueError, RecursionError):
-            content = None
-        if not isinstance(content, dict):
-            await self.send_json({"type": "refused", "code": "malformed", "message": "send a JSON object"})
-            return
-        try:
-            await self.receive_json(content, **kwargs)
-        except Exception as error:
-            # A stopped service closes the socket with 4503 (games/serving/sockets.py).
-            if outages.service_down(error) is not None:
-                raise
-            await self.answer_bug()
-
-    async def answer_bug(self):
-        """Answer a message that failed for a reason other than a stopped
-        service: a bug, logged, so that the socket (and everything its
-        disconnection would undo) stays."""
-        logger.exception("a message on %s failed", self.scope.get("path"))
-        await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
-
-    async def refuse(self, code: int, reason: str):
-        """Accept, then close with ``code`` and ``reason``: a refused handshake
-        reaches a browser as a bare failure, with neither."""
-        await self.accept()
-        await self.close(code=code, reason=reason)
 
 
 class GameConsumer(LiveConsumer):

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
@@ -235,3 +236,38 @@ class CloseWhenServiceDown:
                 await send({"type": "websocket.accept"})
             # When the browser has gone already the server drops this, harmlessly.
             await send({"type": "websocket.close", "code": CLOSE_SERVICE_UNAVAILABLE})
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """The base of the site's consumers (a game's, the lobby's): a frame that
+    is not a JSON object (anyone can send anything down a socket) and a bug
+    are answered, not a crash; a stopped service closes the socket."""
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            content = json.loads(text_data) if text_data else None
+        except (ValueError, RecursionError):
+            content = None
+        if not isinstance(content, dict):
+            await self.send_json({"type": "refused", "code": "malformed", "message": "send a JSON object"})
+            return
+        try:
+            await self.receive_json(content, **kwargs)
+        except Exception as error:
+            # A stopped service closes the socket with 4503 (CloseWhenServiceDown).
+            if outages.service_down(error) is not None:
+                raise
+            await self.answer_bug()
+
+    async def answer_bug(self):
+        """Answer a message that failed for a reason other than a stopped
+        service: a bug, logged, so that the socket (and everything its
+        disconnection would undo) stays."""
+        logger.exception("a message on %s failed", self.scope.get("path"))
+        await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
+
+    async def refuse(self, code: int, reason: str):
+        """Accept, then close with ``code`` and ``reason``: a refused handshake
+        reaches a browser as a bare failure, with neither."""
+        await self.accept()
+        await self.close(code=code, reason=reason)
