@@ -22,8 +22,8 @@ from games.lobby import pairing_services, selectors, services
 from games.lobby.forms import ChallengeForm, QuickGameForm
 from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus, PairingRequest, PairingStatus
 from games.play import selectors as play_selectors
+from games.play.actions import game_action
 from games.play.models import Game
-from games.play.views import game_action
 from games.serving.form_limits import limit_posts
 
 # Refusals of the opponent's name belong next to the username field.

@@ -30,6 +30,7 @@ from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import ChallengeStatus
 from games.play import chat_selectors, offers, selectors, services
+from games.play.actions import game_action
 from games.play.forms import NewGameForm
 from games.play.models import ENGINE_HELP_OFF, Game, Status
 from games.play.players import current_player
@@ -324,18 +325,6 @@ def _game_url(game: Game, thinking: bool = False, *, hint: bool = False, ply: in
     query = urlencode({name: value for name, value in query.items() if value != ""})
     url = reverse("games:game", args=[game.pk])
     return f"{url}?{query}" if query else url
-
-
-def game_action(request, pk: int, action, refused: str):
-    """Call a service ``action`` on game ``pk`` for the person asking; its result,
-    or None with the refusal as a message."""
-    try:
-        return action(game_id=pk, player=current_player(request))
-    except Game.DoesNotExist:
-        raise Http404("No such game") from None
-    except GameError as error:
-        messages.error(request, f"{refused}: {error.message}.")
-        return None
 
 
 @require_POST
