@@ -25,7 +25,7 @@ from games.play.clocks import TimeControl
 from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
 from games.play.players import Player
 from games.play.selectors import game_cells, game_detail
-from games.stats import counters
+from games.play.signals import game_finished
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class MoveResult:
 def _record_moves(game: Game, played: list[int], board: engine.Board, cells: list[int]) -> engine.Board:
     """Store ``cells`` as the next moves of a locked ``game`` whose stored moves
     are ``played`` (at ``board``): the moves inserted and the game updated (and
-    counted, if they end it). It is finished if it ended, and ``game.cells`` is
+    counted, through game_finished, if they end it). It is finished if it ended, and ``game.cells`` is
     what it now holds, so nothing needs reading again. An illegal cell raises
     before anything is written."""
     after, moves = board, []
@@ -60,13 +60,13 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
         game.result = after.result()
         game.termination = after.termination()
         game.finished_at = now
-        game.stats_counted = True  # counted below, in this transaction
+        game.stats_counted = True  # counted by game_finished's receiver, in this transaction
         fields += ["status", "result", "termination", "finished_at", "stats_counted"]
     game.deadline = clocks.deadline(game, after.to_move) if not after.is_game_over() else None
     game.save(update_fields=[*fields, "updated_at"])
     game.cells = [*played, *cells]
     if after.is_game_over():
-        counters.count_as_it_finishes(game)
+        game_finished.send(sender=Game, game=game)
     # One message for the transaction (a move and the AI's reply travel together):
     # the last cell, the game's ply and status as they now stand, and every move made.
     live.publish_game(game, "move", cell=moves[-1].cell, moves=[{"ply": m.ply, "cell": m.cell} for m in moves])
@@ -116,7 +116,7 @@ def _finish(game: Game, winner: str | None, termination: str, now=None) -> None:
     game.finished_at = now or timezone.now()
     game.deadline = None
     game.draw_offer = game.takeback_offer = ""
-    game.stats_counted = True  # counted below, in this transaction
+    game.stats_counted = True  # counted by game_finished's receiver, in this transaction
     game.save(
         update_fields=[
             "stats_counted",
@@ -132,7 +132,7 @@ def _finish(game: Game, winner: str | None, termination: str, now=None) -> None:
             "updated_at",
         ]
     )
-    counters.count_as_it_finishes(game)
+    game_finished.send(sender=Game, game=game)
     if not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
 
