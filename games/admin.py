@@ -4,6 +4,6 @@ from games.accounts import admin as accounts_admin
 from games.learn import admin as learn_admin
 from games.lobby import admin as lobby_admin
 from games.play import admin as play_admin
-from games.play import chat_admin
+from games.play import chat_admin, review_admin
 
-__all__ = ["accounts_admin", "chat_admin", "learn_admin", "lobby_admin", "play_admin"]
+__all__ = ["accounts_admin", "chat_admin", "learn_admin", "lobby_admin", "play_admin", "review_admin"]

@@ -6,10 +6,11 @@ Code imports a model from its domain, not from here.
 """
 
 from games.accounts.models import ApiToken
-from games.learn.models import GameReview, Puzzle
+from games.learn.models import Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
 from games.play.models import Game, Move
+from games.play.review_models import GameReview
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
 
 __all__ = [

@@ -91,7 +91,7 @@ REVIEWS_PER_PASS = 5
 
 
 def _review_finished_games() -> None:
-    from games.learn import review_services
+    from games.play import review_services
 
     reviewed = review_services.games_review(limit=REVIEWS_PER_PASS)
     if reviewed:

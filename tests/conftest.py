@@ -91,8 +91,8 @@ def _engine_answers_forgotten():
 @pytest.fixture
 def reviewed():
     """``reviewed(game)``: the finished ``game`` reviewed as the background worker
-    reviews it (games/learn/review_services.py), so its pages and the API read a review."""
-    from games.learn import review_services
+    reviews it (games/play/review_services.py), so its pages and the API read a review."""
+    from games.play import review_services
 
     def review(game):
         review_services.game_review_store(game_id=game.pk)

@@ -495,7 +495,7 @@ class AnalysisSerializer(serializers.Serializer):
 
 
 class BetterMoveSerializer(serializers.Serializer):
-    """A better move than the one played (a ``games.learn.reviews.BetterMove``), and what follows it."""
+    """A better move than the one played (a ``games.play.reviews.BetterMove``), and what follows it."""
 
     cell = serializers.IntegerField(help_text="The better move.")
     line = serializers.ListField(
@@ -523,7 +523,7 @@ class MoveReviewSerializer(serializers.Serializer):
     played = EvaluationSerializer()
     best = EvaluationSerializer()
     best_cells = serializers.ListField(child=serializers.IntegerField())
-    # Reviews that teach (games/learn/reviews.py): the better moves and the line after one.
+    # Reviews that teach (games/play/reviews.py): the better moves and the line after one.
     better_cells = serializers.SerializerMethodField(
         help_text="The cells that would have done better than the one played, the same as `best_cells`; "
         'empty for a move labelled "best" or "unsolved".'
@@ -545,7 +545,7 @@ class MoveReviewSerializer(serializers.Serializer):
 
 class ReviewSerializer(serializers.Serializer):
     """Built from ``{"game": Game, "review": engine.Review}``, with the better
-    moves (``games.learn.reviews.better_moves``) in the context as ``better_moves``."""
+    moves (``games.play.reviews.better_moves``) in the context as ``better_moves``."""
 
     game = serializers.IntegerField(source="game.pk")
     exact = serializers.BooleanField(

@@ -33,13 +33,11 @@ from games.api.throttles import AnonRateThrottle, ScopedRateThrottle
 from games.engine_work import asking
 from games.engine_work import jobs as engine_jobs
 from games.errors import GameNotFinished
-from games.learn import review_selectors
-from games.learn import reviews as learn_reviews
 from games.lobby import pairing_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.models import PairingRequest
-from games.play import selectors, services
+from games.play import review_selectors, reviews, selectors, services
 from games.play.models import Status
 
 #: Seconds the engine may think about a position for /api/analyse/. Every
@@ -240,7 +238,7 @@ class GameReviewApi(APIView):
                 message="The review of this game is being prepared: ask again in a moment.",
                 retry_after=REVIEW_RETRY_AFTER,
             )
-        better = learn_reviews.better_moves(reviewed)
+        better = reviews.better_moves(reviewed)
         return Response(
             s.ReviewSerializer({"game": game, "review": reviewed.review}, context={"better_moves": better}).data
         )

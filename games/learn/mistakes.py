@@ -24,8 +24,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import engine
-from games.learn import review_selectors, reviews
-from games.play import selectors
+from games.play import review_selectors, reviews, selectors
 from games.play.models import Game, Status
 from games.play.players import current_player
 

@@ -1,6 +1,4 @@
-"""Puzzles, and the reviews of finished games.
-
-Puzzles: positions from real games where exactly one move wins, and fast.
+"""Puzzles: positions from real games where exactly one move wins, and fast.
 
 A puzzle is found, never typed in: ``manage.py make_puzzles`` walks finished
 games and keeps each position where the engine proves that the side to move
@@ -9,10 +7,6 @@ has one winning cell and no other, and that it wins within a few moves
 how fast it wins, the line of best play) so pages read it without searching;
 every answer a learner gives is checked by the engine afresh
 (``games.learn.solving``).
-
-A review (:class:`GameReview`) is made by the background worker a moment after
-a game ends (``games.learn.review_services``) and kept with the game, so the
-game page, the API and the mistakes trainer read it without searching.
 """
 
 from __future__ import annotations
@@ -110,21 +104,3 @@ class Puzzle(models.Model):
     def learner_moves(self) -> int:
         """How many moves the learner plays: 2 in a win in 3 (theirs, a reply, theirs)."""
         return (self.win_in + 1) // 2
-
-
-class GameReview(models.Model):
-    """A finished game's review, as the engine made it once, with what its lessons show."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="review")
-    review = models.JSONField(
-        help_text="Each move's label, evaluations and best cells, the decisive move and whether the review is "
-        "exact; the lines of best play after each better move and each move played but the best; the analysis "
-        "of the position before each mistake and blunder (games.learn.reviews.ReviewedGame.to_json)."
-    )
-    reviewed_at = models.DateTimeField("reviewed", auto_now_add=True)
-
-    class Meta:
-        ordering = ["-reviewed_at"]
-
-    def __str__(self) -> str:
-        return f"Review of game {self.game_id}"

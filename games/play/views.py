@@ -25,11 +25,9 @@ from games import engine
 from games.engine_work import asking
 from games.engine_work import jobs as engine_jobs
 from games.errors import EngineRefused, EngineWorking, GameError
-from games.learn import review_selectors
-from games.learn import reviews as learn_reviews
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import ChallengeStatus
-from games.play import chat_selectors, offers, selectors, services
+from games.play import chat_selectors, offers, review_selectors, reviews, selectors, services
 from games.play.actions import game_action
 from games.play.forms import NewGameForm
 from games.play.models import ENGINE_HELP_OFF, Game, Status
@@ -139,7 +137,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     reviewed = review_selectors.game_review(game)
     review = reviewed.review if reviewed else None
     review_pending = reviewed is None and game.status == Status.FINISHED
-    lesson = learn_reviews.move_lesson(game, reviewed, shown_ply - 1) if shown_ply else None
+    lesson = reviews.move_lesson(game, reviewed, shown_ply - 1) if shown_ply else None
     better = set(lesson.better_cells) if lesson else set()
     cells = []
     for index, mark in enumerate(str(board)):
@@ -196,7 +194,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         if engine_working or review_pending
         else "",
         "lesson": lesson,
-        "decided": learn_reviews.decisive_summary(review, size),
+        "decided": reviews.decisive_summary(review, size),
         "analysis": analysis,
         "thinking": thinking,
         "hint": hint,

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games import engine
-from games.learn import review_services
+from games.play import review_services
 from tests import factories
 
 PASSWORD = "a-long-browser-passphrase-77"

@@ -7,7 +7,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from games.learn.models import GameReview
+from games.play.review_models import GameReview
 from tests import factories
 
 pytestmark = pytest.mark.django_db

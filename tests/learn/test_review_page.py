@@ -9,8 +9,8 @@ import re
 import pytest
 
 from games import engine
-from games.learn import reviews
-from games.learn.models import GameReview
+from games.play import reviews
+from games.play.review_models import GameReview
 from tests import factories
 from tests.engine import reference
 

@@ -1,5 +1,5 @@
 """A finished game's review is made once, by the background worker, and stored
-with the game (games/learn/review_services.py): what the engine says, exactly,
+with the game (games/play/review_services.py): what the engine says, exactly,
 with the lines and analyses the lessons and the mistakes trainer show; never
 twice, even with two workers at once; and only for finished games."""
 
@@ -12,11 +12,10 @@ from django.utils import timezone
 
 from games import engine, worker
 from games.errors import GameNotFinished
-from games.learn import review_selectors, review_services, reviews
-from games.learn.models import GameReview
-from games.play import services
+from games.play import review_selectors, review_services, reviews, services
 from games.play.models import Game
 from games.play.players import Player
+from games.play.review_models import GameReview
 from tests import factories
 
 pytestmark = pytest.mark.django_db

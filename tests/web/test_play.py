@@ -10,11 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine
-from games.learn import reviews
-from games.learn.models import GameReview
-from games.play import selectors, services
+from games.play import reviews, selectors, services
 from games.play.models import Game, Move
 from games.play.players import Player
+from games.play.review_models import GameReview
 from tests import factories
 from tests.engine import reference
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from games.learn import review_services
+from games.play import review_services
 
 
 class Command(BaseCommand):

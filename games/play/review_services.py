@@ -8,9 +8,9 @@ import logging
 from django.db import transaction
 
 from games.errors import GameNotFinished
-from games.learn import review_selectors, reviews
-from games.learn.models import GameReview
+from games.play import review_selectors, reviews
 from games.play.models import Game, Status
+from games.play.review_models import GameReview
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ them, "row 2, col 3", everywhere here.
 
 All of it is searched once, by the background worker, a moment after the game
 ends (:func:`review_with_lessons`, stored by
-``games.learn.review_services.game_review_store``); the game page, its replay,
+``games.play.review_services.game_review_store``); the game page, its replay,
 the API and the mistakes trainer read what was stored (:class:`ReviewedGame`)
 and never search.
 """

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.db.models import F
 
-from games.learn.models import GameReview
-from games.learn.reviews import ReviewedGame
 from games.play.models import Game, Status
+from games.play.review_models import GameReview
+from games.play.reviews import ReviewedGame
 
 
 def game_review(game: Game) -> ReviewedGame | None:
