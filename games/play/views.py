@@ -25,8 +25,6 @@ from games import engine
 from games.engine_work import asking
 from games.engine_work import jobs as engine_jobs
 from games.errors import EngineRefused, EngineWorking, GameError
-from games.lobby import selectors as lobby_selectors
-from games.lobby.models import ChallengeStatus
 from games.play import chat_selectors, offers, review_selectors, reviews, selectors, services
 from games.play.actions import game_action
 from games.play.forms import NewGameForm
@@ -234,9 +232,10 @@ def _engine_view(request, board: engine.Board, hint: bool, seed: int) -> tuple[e
 
 def _between_people(request, game: Game, side: str | None) -> dict:
     """What the panel adds for a game between people: whose turn by name, the
-    clock, the buttons to claim a win on time or abort, rematch offers, and
-    ``follows_live``: whether the page follows the game over its WebSocket
-    (signed-in viewers only; others reload).
+    clock, the buttons to claim a win on time or abort, and ``follows_live``:
+    whether the page follows the game over its WebSocket (signed-in viewers
+    only; others reload). The rematch offered after it is the lobby's, read
+    by the panel's template (games/templatetags/rematch_tags.py).
 
     A game against the AI in progress is followed by whoever waits for moves
     they did not ask for: anyone watching it (signed in or not: its page and
@@ -249,8 +248,6 @@ def _between_people(request, game: Game, side: str | None) -> dict:
     to_move = game.board.to_move
     in_progress = game.is_in_progress
     out_of_time = game.is_out_of_time()
-    offer = None if in_progress else lobby_selectors.rematch_offer(game)
-    offer_open = offer is not None and offer.status == ChallengeStatus.OPEN
     return {
         "between_people": True,
         "follows_live": request.user.is_authenticated,
@@ -259,9 +256,6 @@ def _between_people(request, game: Game, side: str | None) -> dict:
         "out_of_time": out_of_time,
         "can_claim": bool(side) and in_progress and to_move != side and out_of_time,
         "can_abort": bool(side) and in_progress and game.move_count < 2,
-        "rematch": offer,
-        "rematch_by_you": bool(side) and offer_open and offer.challenger_id == request.user.pk,
-        "rematch_for_you": bool(side) and offer_open and offer.challenger_id != request.user.pk,
         "opponent_deleted": bool(side) and game.player_kind(engine.other_side(side)) == "deleted",
     }
 
