@@ -23,8 +23,7 @@ from games.errors import GameError
 from games.play import live, selectors, services
 from games.play.models import Game
 from games.play.players import GUEST_SESSION_KEY, Player
-from games.serving import outages
-from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN, CLOSE_SERVICE_UNAVAILABLE, LiveConsumer
+from games.serving.sockets import CLOSE_NO_SUCH_GAME, CLOSE_NOT_SIGNED_IN, LiveConsumer
 
 logger = logging.getLogger(__name__)
 
@@ -257,18 +256,13 @@ class GameConsumer(LiveConsumer):
 
     async def _play_and_answer(self, cell: int, ply: int) -> None:
         """The move played; its refusal sent back, or what failed answered as
-        a message that fails is (LiveConsumer.receive)."""
+        a message that fails is (LiveConsumer.answer_failure)."""
         try:
             refusal = await self._play(cell, ply)
             if refusal is not None:
                 await self.send_json(refusal)
         except Exception as error:
-            service = outages.service_down(error)
-            if service is None:
-                await self.answer_bug()
-                return
-            logger.error("%s is down, closing %s with %d", service, self.scope.get("path"), CLOSE_SERVICE_UNAVAILABLE)
-            await self.close(code=CLOSE_SERVICE_UNAVAILABLE)
+            await self.answer_failure(error)
 
     async def game_event(self, event):
         """Forward what a service published: {"type": "move", "ply": 5, ...}."""

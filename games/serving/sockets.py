@@ -254,16 +254,22 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         try:
             await self.receive_json(content, **kwargs)
         except Exception as error:
-            # A stopped service closes the socket with 4503 (CloseWhenServiceDown).
-            if outages.service_down(error) is not None:
-                raise
-            await self.answer_bug()
+            await self.answer_failure(error)
 
-    async def answer_bug(self):
-        """Answer a message that failed for a reason other than a stopped
-        service: a bug, logged, so that the socket (and everything its
-        disconnection would undo) stays."""
-        logger.exception("a message on %s failed", self.scope.get("path"))
+    async def answer_failure(self, error: Exception) -> None:
+        """Answer a message that failed. A stopped service closes the socket
+        with 4503, as CloseWhenServiceDown does outside the handlers; anything
+        else is a bug, logged and answered, so that the socket (and everything
+        its disconnection would undo) stays."""
+        service = outages.service_down(error)
+        if service is not None:
+            path = self.scope.get("path")
+            logger.error(
+                "%s is down, closing %s with %d: %s", service, path, CLOSE_SERVICE_UNAVAILABLE, outages.describe(error)
+            )
+            await self.close(code=CLOSE_SERVICE_UNAVAILABLE)
+            return
+        logger.error("a message on %s failed", self.scope.get("path"), exc_info=error)
         await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
 
     async def refuse(self, code: int, reason: str):
