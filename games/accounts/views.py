@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
@@ -34,6 +34,12 @@ def _next_url(request) -> str:
     return url if safe else ""
 
 
+def _go_on(next_url: str):
+    """To ``next_url`` as it was given (an address, never a URL name, as
+    Django's LoginView does), or home."""
+    return HttpResponseRedirect(next_url) if next_url else redirect("games:home")
+
+
 @require_http_methods(["GET", "POST"])
 @limit_posts("signup")
 def signup(request):
@@ -41,14 +47,14 @@ def signup(request):
     (or back to ?next=, say an invite link)."""
     next_url = _next_url(request)
     if request.user.is_authenticated:
-        return redirect(next_url or "games:home")
+        return _go_on(next_url)
     if request.method == "POST":
         form = SignUpForm(request.POST)
         if form.is_valid():
             user = form.save()
             on_signed_up(request, user)
             messages.success(request, f"Welcome, {user.username}! Your account is ready.")
-            return redirect(next_url or "games:home")
+            return _go_on(next_url)
     else:
         form = SignUpForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})

@@ -2,11 +2,13 @@
 
 import re
 import unicodedata
+from urllib.parse import urlencode
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
+from django.utils.encoding import iri_to_uri
 
 from games.accounts.usernames import skeletons
 
@@ -49,6 +51,41 @@ def test_signup_creates_the_user_logs_in_and_goes_home(client):
     html = response.content.decode()
     assert "Welcome, bob!" in html
     assert 'class="nav__user"' in html and ">bob</a>" in html
+
+
+# A next that names no page (not a URL name either) is followed as an address,
+# the way the login page follows it; one to another site is ignored.
+ON_THIS_SITE = ["foo", "x y", '">', "/games/", "?page=2"]
+ELSEWHERE = ["https://evil.example/", "//evil.example/", "javascript:alert(1)"]
+
+
+@pytest.mark.parametrize("next_url", ON_THIS_SITE)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_signed_in_signup_goes_on_to_a_next_on_this_site(client_logged_in, method, next_url):
+    response = getattr(client_logged_in, method)(f"{reverse('games:signup')}?{urlencode({'next': next_url})}")
+
+    assert response.status_code == 302
+    assert response["Location"] == iri_to_uri(next_url)
+
+
+@pytest.mark.parametrize("next_url", ELSEWHERE)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_signed_in_signup_ignores_a_next_to_another_site(client_logged_in, method, next_url):
+    response = getattr(client_logged_in, method)(f"{reverse('games:signup')}?{urlencode({'next': next_url})}")
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:home")
+
+
+@pytest.mark.parametrize("next_url", ["foo", "x y"])
+def test_signup_goes_on_to_next_once_the_account_is_made(client, next_url):
+    response = client.post(
+        reverse("games:signup"),
+        {"username": "bob", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "next": next_url},
+    )
+
+    assert response.status_code == 302 and response["Location"] == iri_to_uri(next_url)
+    assert signed_in_username(client) == "bob"
 
 
 def test_signup_with_an_email_lets_the_player_reset_their_password_later(client):
