@@ -41,13 +41,26 @@ def _player_side(game: Game, player: Player, refusal: str) -> str:
     return side
 
 
+#: Bidirectional overrides, embeddings and isolates: dropped, so that no
+#: message turns the words around it (or its sender's name) backwards.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _visible(char: str) -> bool:
+    """Whether ``char`` shows: not a space, and not a format character such as
+    a zero-width space (those stay, since emoji are joined with them)."""
+    return not char.isspace() and unicodedata.category(char) != "Cf"
+
+
 def _clean(text: object) -> str:
-    """The message as it is stored: one line of plain text, 1 to 200 characters."""
+    """The message as it is stored: one line of plain text, 1 to 200
+    characters, at least one of which shows."""
     if not isinstance(text, str):
         raise InvalidInput("a chat message is text", code="chat_empty")
     # Control characters (new lines, tabs, NUL) become spaces: a message is one line.
-    text = "".join(" " if unicodedata.category(char) == "Cc" else char for char in text).strip()
-    if not text:
+    text = "".join(" " if unicodedata.category(char) == "Cc" else char for char in text if char not in BIDI_CONTROLS)
+    text = text.strip()
+    if not any(_visible(char) for char in text):
         raise InvalidInput("write something before sending: the message is empty", code="chat_empty")
     if len(text) > MESSAGE_MAX_LENGTH:
         raise InvalidInput(

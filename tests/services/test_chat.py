@@ -69,7 +69,10 @@ def test_a_game_against_the_ai_has_no_chat(user):
     assert not ChatMessage.objects.exists() and not ChatMute.objects.exists()
 
 
-@pytest.mark.parametrize("text", ["", "   ", "\n\t", None, 42])
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "\n\t", None, 42, "\u200b", "\u202e", " \u200b\u200d\ufeff ", "\u2066\u3000\u2069", "\u00a0"],
+)
 def test_an_empty_message_is_refused(game, user, text):
     with pytest.raises(InvalidInput) as refused:
         send(game, user, text)
@@ -84,6 +87,11 @@ def test_a_message_is_at_most_200_characters_after_stripping(game, user):
     assert refused.value.code == "chat_too_long"
     assert "at most 200 characters; this one has 201" in refused.value.message
     assert list(ChatMessage.objects.values_list("text", flat=True)) == ["a" * 200]
+
+
+def test_a_message_turns_no_text_backwards_and_keeps_its_emoji_whole(game, user):
+    send(game, user, "gg \u202ewell played\u202c \U0001f468\u200d\U0001f469\u200d\U0001f467")
+    assert ChatMessage.objects.get().text == "gg well played \U0001f468\u200d\U0001f469\u200d\U0001f467"
 
 
 def test_a_message_is_kept_as_plain_text_on_one_line(game, user):
