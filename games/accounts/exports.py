@@ -73,24 +73,37 @@ def game_export(game: Game, user, site_url: str = "") -> dict:
     }
 
 
-def games_json(user, games: Iterable[Game], site_url: str = "") -> Iterator[str]:
-    """The account and every game, as one JSON document:
-    ``{"account": {...}, "games": [{...}, ...]}``."""
+def games_json(user, games: Iterable[Game], messages: Iterable[dict] = (), site_url: str = "") -> Iterator[str]:
+    """The account, every game and every chat message the player wrote, as
+    one JSON document: ``{"account": {...}, "games": [...], "chat_messages": [...]}``."""
     account = {
         "username": user.get_username(),
         "email": user.email,
         "date_joined": _moment(user.date_joined),
     }
     yield '{\n "account": ' + json.dumps(account, cls=DjangoJSONEncoder) + ',\n "games": ['
-    separator = "\n  "
-    piece = []
-    for game in games:
-        piece.append(separator + json.dumps(game_export(game, user, site_url), cls=DjangoJSONEncoder))
+    yield from _json_items(game_export(game, user, site_url) for game in games)
+    yield '\n ],\n "chat_messages": ['
+    yield from _json_items(chat_message_export(message) for message in messages)
+    yield "\n ]\n}\n"
+
+
+def _json_items(items: Iterable[dict]) -> Iterator[str]:
+    """``items`` as the elements of a JSON list, GAMES_PER_PIECE to a piece of text."""
+    separator, piece = "\n  ", []
+    for item in items:
+        piece.append(separator + json.dumps(item, cls=DjangoJSONEncoder))
         separator = ",\n  "
         if len(piece) == GAMES_PER_PIECE:
             yield "".join(piece)
             piece = []
-    yield "".join(piece) + "\n ]\n}\n"
+    if piece:
+        yield "".join(piece)
+
+
+def chat_message_export(message: dict) -> dict:
+    """One message the player wrote: in which game, when, and what."""
+    return {"game": message["game_id"], "sent_at": _moment(message["created_at"]), "text": message["text"]}
 
 
 #: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").

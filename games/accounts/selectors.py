@@ -7,6 +7,7 @@ from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
 
 from games.accounts import usernames
 from games.accounts.models import ApiToken, token_digest
+from games.play.chat_models import ChatMessage
 from games.play.models import Game, Move
 
 
@@ -94,3 +95,14 @@ def is_last_superuser(user) -> bool:
     if not user.is_superuser:
         return False
     return not get_user_model().objects.filter(is_superuser=True, is_active=True).exclude(pk=user.pk).exists()
+
+
+def player_chat_for_export(user):
+    """Every chat message ``user`` wrote, oldest first, as dicts (game_id,
+    created_at, text), read a chunk at a time."""
+    return (
+        ChatMessage.objects.filter(author=user)
+        .order_by("created_at", "id")
+        .values("game_id", "created_at", "text")
+        .iterator(chunk_size=EXPORT_CHUNK)
+    )

@@ -19,6 +19,7 @@ from games.accounts.selectors import is_last_superuser
 from games.errors import AccountRefused, ChallengeRefused, GameError, InvalidInput, SignInLocked
 from games.lobby.models import Challenge, ChallengeKind
 from games.lobby.services import challenge_cancel, challenge_decline
+from games.play.chat_models import ChatMessage
 from games.play.models import Game
 from games.play.players import Player
 from games.play.services import game_abort, game_resign
@@ -111,7 +112,8 @@ def account_delete(*, user) -> AccountDeletion:
     progress against people are resigned (the opponent wins, rated as usual),
     games against the AI aborted, challenges cancelled or declined. Their games
     stay in their opponents' histories with that side shown as deleted; their
-    own counters (rating, records, head to head) go with the account."""
+    chat messages and their own counters (rating, records, head to head) go
+    with the account."""
     User = get_user_model()
     with transaction.atomic():
         if user.is_superuser:
@@ -150,5 +152,7 @@ def account_delete(*, user) -> AccountDeletion:
                 resigned += 1
             except GameError:
                 pass  # it ended meanwhile (the last move, a timeout): nothing left to finish
+        # What they wrote goes with them; their games stay, their side shown as deleted.
+        ChatMessage.objects.filter(author=account).delete()
         account.delete()
     return AccountDeletion(resigned=resigned, aborted=aborted, challenges_closed=closed)

@@ -156,9 +156,10 @@ def _site_url(request) -> str:
 @login_required
 @never_cache
 def account_games_json(request):
-    """Every game you played, and your account, as a JSON file."""
+    """Your account, every game you played and every chat message you wrote, as a JSON file."""
     games = selectors.player_games_for_export(request.user)
-    pieces = exports.games_json(request.user, games, site_url=_site_url(request))
+    chat = selectors.player_chat_for_export(request.user)
+    pieces = exports.games_json(request.user, games, chat, site_url=_site_url(request))
     return _download(request, pieces, "json", "application/json")
 
 

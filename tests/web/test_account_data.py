@@ -14,7 +14,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.accounts import exports, selectors, services
+from games.play import chat_services
+from games.play.chat_models import ChatMessage
 from games.play.models import Game
+from games.play.players import Player
 from games.stats.models import DailyStats, PlayerRecord, PlayerStats, RatingChange
 from tests.factories import DRAW, X_WINS, ai_game, human_game
 
@@ -204,7 +207,8 @@ async def test_under_asgi_the_download_is_sent_a_piece_at_a_time(async_client, u
     response = await async_client.get(JSON_URL)
     assert response.status_code == 200 and response.is_async
     pieces = [piece async for piece in response.streaming_content]
-    assert len(pieces) == 4  # the account, two pieces of two games, the last game and the end
+    # The account, two pieces of two games, the last game, the chat's start (no message) and the end.
+    assert len(pieces) == 6
     assert len(json.loads(b"".join(pieces))["games"]) == 5
     assert not [w for w in recwarn if "iterators" in str(w.message)]  # nothing was read whole first
     await sync_to_async(connections.close_all)()  # the view's thread's, or PostgreSQL keeps the test database
@@ -223,7 +227,34 @@ def test_a_deleted_opponent_is_named_so_in_the_download(client_logged_in, user, 
     )
 
 
+def _say(game, user, text):
+    chat_services.chat_send(game_id=game.pk, player=Player(user=user), text=text)
+
+
+def test_the_json_holds_the_chat_messages_the_player_wrote_and_no_one_elses(client_logged_in, user, bob):
+    game = human_game(user, bob, [4, 0])
+    _say(game, user, "good luck")
+    _say(game, bob, "you too")
+    _say(game, user, "nice block")
+
+    _, text = _download(client_logged_in, JSON_URL)
+    exported = json.loads(text)["chat_messages"]
+
+    assert [(m["game"], m["text"]) for m in exported] == [(game.pk, "good luck"), (game.pk, "nice block")]
+    assert all(m["sent_at"] for m in exported)
+
+
 # -- deleting the account -----------------------------------------------------------
+
+
+def test_deleting_the_account_deletes_the_chat_messages_it_wrote_and_no_one_elses(user, bob):
+    game = human_game(user, bob, [4, 0])
+    _say(game, user, "gg")
+    _say(game, bob, "thanks")
+
+    services.account_delete(user=user)
+
+    assert list(ChatMessage.objects.values_list("side", "text")) == [("O", "thanks")]
 
 
 def test_the_delete_page_asks_for_the_password(client_logged_in, user, games):
