@@ -194,14 +194,14 @@ class _Planner:
         elif roll < 0.035 and (cut := self._cut(cells, human, low=0, high=1)) is not None:
             status, cells = Status.ABORTED, cells[:cut]
         elif roll < (0.085 if against_ai else 0.11):
-            cut = self._cut(cells, human, low=1)
+            cut = self._cut(cells, human, low=2)  # before both sides moved, it would be aborted
             if cut is not None:
                 cells = cells[:cut]
                 loser = side_to_move(cut)
                 result = Result.O_WON if loser == "X" else Result.X_WON
                 termination = Termination.RESIGNED
         elif not against_ai and roll < 0.14 and row["move_time_limit"]:
-            cut = self._cut(cells, None, low=1)
+            cut = self._cut(cells, None, low=2)
             if cut is not None:
                 cells = cells[:cut]
                 result = Result.O_WON if cut % 2 == 0 else Result.X_WON

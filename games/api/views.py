@@ -184,7 +184,7 @@ def _game_action(operation_id: str, description: str):
 
 
 class GameResignApi(APIView):
-    @_game_action("games_resign", "Give up: the other side wins.")
+    @_game_action("games_resign", "Give up: the other side wins (before both sides have moved, the game is aborted).")
     def post(self, request, pk: int):
         return game_response(services.game_resign(game_id=pk, player=player_of(request)), request)
 

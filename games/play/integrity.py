@@ -60,6 +60,8 @@ def game_problems(game: Game, moves: list[tuple[int, int]]) -> list[str]:
             problems.append(f"finished without a termination ({game.termination!r})")
         if game.finished_at is None:
             problems.append("finished without a finishing time")
+        if len(moves) < 2:
+            problems.append(f"finished with {len(moves)} move(s): a game that ends before both sides move is aborted")
     elif over_on_board:
         problems.append(f"stored as {game.status} but the moves give {board.result()} by {board.termination()}")
     elif game.result:

@@ -78,9 +78,10 @@ def game_answer_draw(*, game_id: int, player: Player, accept: bool) -> Game:
 
 
 def _agree_draw(game: Game, side: str) -> None:
-    """``side`` agrees to the other side's offer in a locked game: drawn, and counted as a draw."""
-    _finish(game, None, Termination.AGREED)
-    live.publish_game(game, "draw_agreed", side=side)
+    """``side`` agrees to the other side's offer in a locked game: drawn, and
+    counted as a draw (aborted if both sides have not yet moved)."""
+    if _finish(game, None, Termination.AGREED):
+        live.publish_game(game, "draw_agreed", side=side)
 
 
 # -- takebacks ----------------------------------------------------------------------------

@@ -107,9 +107,14 @@ def _locked_for_player(game_id: int, player: Player) -> tuple[Game, str]:
     return game, side
 
 
-def _finish(game: Game, winner: str | None, termination: str, now=None) -> None:
+def _finish(game: Game, winner: str | None, termination: str, now=None) -> bool:
     """End a locked game that no line or full board ended: a resignation, a
-    timeout or an agreed draw (``winner`` None)."""
+    timeout or an agreed draw (``winner`` None). True if it finished; False
+    if it was aborted instead, since nothing was played: a game that ends
+    before both sides have moved has no result, and rates or counts nobody."""
+    if not both_have_moved(game.move_count):
+        _abort(game, now)
+        return False
     game.status = Status.FINISHED
     game.result = {"X": Result.X_WON, "O": Result.O_WON, None: Result.DRAW}[winner]
     game.termination = termination
@@ -135,6 +140,12 @@ def _finish(game: Game, winner: str | None, termination: str, now=None) -> None:
     game_finished.send(sender=Game, game=game)
     if not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
+    return True
+
+
+def both_have_moved(move_count: int) -> bool:
+    """Whether both sides have made a move once ``move_count`` moves are made."""
+    return clocks.has_moved(move_count, "O")
 
 
 def _abort(game: Game, now=None) -> None:
@@ -161,8 +172,8 @@ def _end_on_time(game: Game, now) -> None:
         setattr(game, "x_clock_ms" if side == "X" else "o_clock_ms", 0)
     winner = engine.other_side(side)
     board = engine.Board.from_moves(game.cells, size=game.size)
-    _finish(game, winner if board.can_still_win(winner) else None, Termination.TIMEOUT, now)
-    live.publish_game(game, "timeout", side=winner, flagged=side)
+    if _finish(game, winner if board.can_still_win(winner) else None, Termination.TIMEOUT, now):
+        live.publish_game(game, "timeout", side=winner, flagged=side)
 
 
 def game_end_on_time(*, game_id: int, now=None) -> bool:
@@ -389,12 +400,13 @@ def _ai_choice(game: Game, board: engine.Board) -> int:
 
 
 def game_resign(*, game_id: int, player: Player) -> Game:
-    """The player gives up; the other side wins."""
+    """The player gives up; the other side wins. Before both sides have moved
+    the game is aborted instead: nobody wins a game nobody played."""
     try:
         with transaction.atomic():
             game, side = _locked_for_player(game_id, player)
-            _finish(game, engine.other_side(side), Termination.RESIGNED)
-            live.publish_game(game, "resigned", side=side)
+            if _finish(game, engine.other_side(side), Termination.RESIGNED):
+                live.publish_game(game, "resigned", side=side)
     except GameError as error:
         raise _refreshed(error) from None
     return game_detail(game_id)
@@ -458,7 +470,7 @@ def game_abort_by_player(*, game_id: int, player: Player) -> Game:
     try:
         with transaction.atomic():
             game, _ = _locked_for_player(game_id, player)
-            if game.move_count >= 2:
+            if both_have_moved(game.move_count):
                 raise MoveRefused(
                     "a game can only be aborted before its second move; resign instead",
                     code="too_late_to_abort",

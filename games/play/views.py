@@ -255,7 +255,7 @@ def _between_people(request, game: Game, side: str | None) -> dict:
         "to_move_name": game.player_name(to_move),
         "out_of_time": out_of_time,
         "can_claim": bool(side) and in_progress and to_move != side and out_of_time,
-        "can_abort": bool(side) and in_progress and game.move_count < 2,
+        "can_abort": bool(side) and in_progress and not services.both_have_moved(game.move_count),
         "opponent_deleted": bool(side) and game.player_kind(engine.other_side(side)) == "deleted",
     }
 
@@ -328,7 +328,10 @@ def ai_move(request, pk: int):
 
 @require_POST
 def resign(request, pk: int):
-    if game_action(request, pk, services.game_resign, "Could not resign"):
+    game = game_action(request, pk, services.game_resign, "Could not resign")
+    if game is not None and game.status == Status.ABORTED:
+        messages.info(request, "The game was aborted: it ends unrated before both sides have moved.")
+    elif game is not None:
         messages.info(request, "You resigned.")
     return redirect("games:game", pk=pk)
 

@@ -10,6 +10,7 @@ from games.lobby import services as lobby_services
 from games.play import services
 from games.play.models import Game
 from games.play.players import Player
+from games.stats.models import PlayerStats, RatingChange
 from tests import factories
 from tests.api.conftest import assert_error, stored
 from tests.engine import reference
@@ -145,11 +146,9 @@ def test_the_list_is_paginated_twenty_a_page(as_alice, alice):
 @pytest.fixture
 def history(alice, bob):
     """Alice's games, one of each kind the filters tell apart, and one of Bob's alone."""
-    won = services.game_resign(game_id=_new(bob, side="X").pk, player=Player(user=bob))  # bob's game
-    challenge = lobby_services.challenge_create(challenger=alice, kind="direct", side="X", opponent_username="bob")
-    human = lobby_services.challenge_accept(user=bob, challenge_id=challenge.pk)
-    human_won = services.game_resign(game_id=human.pk, player=Player(user=bob))
-    lost = services.game_resign(game_id=_new(alice, level="easy").pk, player=Player(user=alice))
+    won = factories.ai_game(bob, resign=True)  # bob's game
+    human_won = factories.human_game(alice, bob, [4, 0], resign=bob)
+    lost = factories.ai_game(alice, level="easy", resign=True)
     in_progress = _new(alice, variant="4x4", level="hard")
     aborted = services.game_abort_by_player(game_id=_new(alice, variant="5x5").pk, player=Player(user=alice))
     return {"won": human_won, "lost": lost, "in_progress": in_progress, "aborted": aborted, "other": won}
@@ -213,10 +212,22 @@ def test_a_game_won_on_the_board_shows_the_winning_line(as_bob, alice, bob, huma
 
 
 def test_resigning_gives_the_game_to_the_other_side(as_alice, ai_game):
+    services.game_play_move(game_id=ai_game.pk, player=Player(user=ai_game.x_player), cell=4, ply=0)
     response = as_alice.post(f"/api/games/{ai_game.pk}/resign/")
     assert response.status_code == 200
     game = response.json()
     assert (game["status"], game["result"], game["termination"]) == ("finished", "o_won", "resigned")
+
+
+@pytest.mark.parametrize("moves", [[], [4]])
+def test_resigning_before_both_sides_have_moved_aborts_the_game_unrated(as_alice, human_game, alice, moves):
+    for ply, cell in enumerate(moves):
+        services.game_play_move(game_id=human_game.pk, player=Player(user=alice), cell=cell, ply=ply)
+    response = as_alice.post(f"/api/games/{human_game.pk}/resign/")
+    assert response.status_code == 200
+    game = response.json()
+    assert (game["status"], game["result"], game["termination"]) == ("aborted", None, None)
+    assert not RatingChange.objects.exists() and not PlayerStats.objects.exists()
 
 
 def test_a_finished_game_cannot_be_resigned_again(as_alice, finished_game):

@@ -26,7 +26,9 @@ def _move(game_id, user, cell, ply):
     services.game_play_move(game_id=game_id, player=Player(user=user), cell=cell, ply=ply)
 
 
-def test_a_draw_offered_and_accepted(as_alice, as_bob, human_game):
+def test_a_draw_offered_and_accepted(as_alice, as_bob, human_game, alice, bob):
+    _move(human_game.pk, alice, 4, 0)
+    _move(human_game.pk, bob, 0, 1)
     url = f"/api/games/{human_game.pk}/draw/"
     game = as_alice.post(url).json()
     assert (game["draw_offer"], game["takeback_offer"], game["takebacks_allowed"]) == ("X", None, False)

@@ -166,7 +166,8 @@ def test_carol_cannot_see_a_game_list_other_than_her_own(as_carol, world):
 OUT_OF_TURN = {
     "moves": (409, "not_your_turn"),
     "claim_timeout": (409, "not_claimable"),  # no clock: Alice has all the time she wants
-    "resign": (200, ("finished", "x_won", "resigned")),  # a player may resign at any time: Alice wins
+    # A player may resign at any time; before both sides have moved that aborts the game.
+    "resign": (200, ("aborted", None, None)),
     "abort": (200, ("aborted", None, None)),  # either player may abort before the second move
 }
 

@@ -243,12 +243,21 @@ def test_q_resigns_the_stored_game(user):
 
 
 def test_the_end_of_input_mid_game_quits_cleanly_and_resigns(user):
-    out = play("--user", "alice", "--side", "O", "--level", "easy", "--seed", "1", typed="")
+    out = play("--user", "alice", "--side", "O", "--level", "easy", "--seed", "1", typed="5\n")
 
     game = only_game()
     assert game.termination == "resigned" and game.result == "x_won"
     assert out.rstrip().endswith("Bye")
     assert "Traceback" not in out
+
+
+def test_leaving_before_both_sides_have_moved_aborts_the_game(user):
+    out = play("--user", "alice", "--side", "O", "--level", "easy", "--seed", "1", typed="")
+
+    game = only_game()
+    assert (game.status, game.result, game.move_count) == (Status.ABORTED, "", 1)
+    assert "Game aborted: it ends unrated before both sides have moved." in out
+    assert "YOU LOSE" not in out and out.rstrip().endswith("Bye")
 
 
 def test_the_end_of_input_before_the_game_starts_stores_nothing():

@@ -76,6 +76,15 @@ def test_a_result_the_moves_do_not_give_is_reported(games):
     )
 
 
+def test_a_game_stored_as_resigned_before_both_sides_moved_is_reported(games):
+    game = ai_game(games["playing"].x_player, [], side="O")  # the AI's opening only
+    Game.objects.filter(pk=game.pk).update(
+        status="finished", result="x_won", termination="resigned", finished_at=game.created_at
+    )
+    (problem,) = problems()
+    assert problem == (f"game {game.pk}: finished with 1 move(s): a game that ends before both sides move is aborted")
+
+
 def test_a_game_stored_as_in_progress_after_the_board_ended_is_reported(games):
     game = games["finished"]
     Game.objects.filter(pk=game.pk).update(status=Status.IN_PROGRESS, result="", termination="", finished_at=None)

@@ -61,6 +61,7 @@ def _problems(game) -> list:
 def test_a_draw_offered_and_accepted_ends_the_game_as_an_agreed_draw_counted_for_both(user, bob):
     game = _game(user, bob)
     _move(game, user, 4)
+    _move(game, bob, 0)
     game = offers.game_offer_draw(game_id=game.pk, player=Player(user=user))
     assert game.draw_offer == "X" and game.is_in_progress
 
@@ -96,9 +97,22 @@ def test_offering_twice_changes_nothing(user, bob):
 
 def test_offering_while_the_opponent_s_offer_stands_accepts_it(user, bob):
     game = _game(user, bob)
+    _move(game, user, 4)
+    _move(game, bob, 0)
     offers.game_offer_draw(game_id=game.pk, player=Player(user=user))
     game = offers.game_offer_draw(game_id=game.pk, player=Player(user=bob))
     assert (game.status, game.result, game.termination) == ("finished", "draw", "agreed")
+
+
+@pytest.mark.parametrize("moves", [[], [4]])
+def test_a_draw_agreed_before_both_sides_have_moved_aborts_the_game_unrated(user, bob, moves):
+    game = _game(user, bob)
+    for cell in moves:
+        _move(game, user, cell)
+    offers.game_offer_draw(game_id=game.pk, player=Player(user=user))
+    game = offers.game_answer_draw(game_id=game.pk, player=Player(user=bob), accept=True)
+    assert (game.status, game.result, game.termination) == ("aborted", "", "")
+    assert not PlayerStats.objects.exists() and _problems(game) == []
 
 
 def test_the_offerer_cannot_answer_their_own_offer(user, bob):
@@ -334,6 +348,7 @@ def test_a_game_with_takebacks_against_the_ai_counts_as_usual(alice, user):
     game = _ai_game(alice, level="easy")
     game = services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=0).game
     offers.game_take_back_against_ai(game_id=game.pk, player=alice)
+    game = services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0).game
     game = services.game_resign(game_id=game.pk, player=alice)
     assert PlayerStats.objects.get(user=user).games == 1
     assert _problems(game) == []
@@ -395,6 +410,8 @@ def _race(*calls):
 @pytest.mark.django_db(transaction=True)
 def test_two_accepts_of_one_draw_at_once_end_the_game_once(user, bob):
     game = _game(user, bob)
+    _move(game, user, 4)
+    _move(game, bob, 0)
     offers.game_offer_draw(game_id=game.pk, player=Player(user=user))
 
     def accept():

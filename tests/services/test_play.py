@@ -173,12 +173,14 @@ def test_a_double_click_is_applied_once(alice):
 
 
 def test_a_finished_game_refuses_moves(alice):
-    game = services.game_resign(game_id=_new(alice).pk, player=alice)
+    game = _new(alice)
+    services.game_play_move(game_id=game.pk, player=alice, cell=4, ply=0)
+    game = services.game_resign(game_id=game.pk, player=alice)
     assert (game.status, game.result, game.termination) == ("finished", "o_won", "resigned")
     with pytest.raises(MoveRefused, match="the game is finished") as refused:
-        services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=0)
+        services.game_play_move(game_id=game.pk, player=alice, cell=0, ply=2)
     assert refused.value.code == "game_over"
-    assert game.moves.count() == 0
+    assert game.moves.count() == 2  # the move before resigning, and the AI's reply
 
 
 def test_someone_elses_game_is_refused(alice, django_user_model):

@@ -71,8 +71,7 @@ def test_a_game_is_never_rated_or_counted_twice(people):
 
 def test_games_against_the_ai_and_aborted_games_leave_ratings_alone(people):
     ann, ben, *_ = people
-    ai = services.game_create_against_ai(player=Player(user=ann), level="easy", seed=1)
-    services.game_resign(game_id=ai.pk, player=Player(user=ann))
+    factories.ai_game(ann, level="easy", resign=True)
     aborted = _human_game(ann, ben)
     services.game_abort_by_player(game_id=aborted.pk, player=Player(user=ann))
     assert PlayerStats.objects.get(user=ann).rating == 1200
@@ -89,7 +88,7 @@ def test_streaks_count_wins_and_losses_in_a_row(people):
     ann_stats = PlayerStats.objects.get(user=ann)
     assert (ann_stats.current_streak, ann_stats.best_streak) == (3, 3)
     assert PlayerStats.objects.get(user=ben).current_streak == -3
-    game = _human_game(ann, ben)
+    game = _play_out(_human_game(ann, ben), [0, 3])
     services.game_resign(game_id=game.pk, player=Player(user=ann))
     ann_stats.refresh_from_db()
     assert (ann_stats.current_streak, ann_stats.best_streak) == (-1, 3)
@@ -200,12 +199,10 @@ def test_moves_refused_do_not_touch_the_counters(people):
 def test_a_guests_finished_games_count_in_the_account_that_adopts_them(people):
     ann = people[0]
     guest = Player(guest_key="a-guest")
-    games = [services.game_create_against_ai(player=guest, level="easy", seed=n) for n in range(3)]
-    for game in games[:2]:
-        services.game_resign(game_id=game.pk, player=guest)
-    services.game_resign(
-        game_id=services.game_create_against_ai(player=Player(user=ann), seed=9).pk, player=Player(user=ann)
-    )
+    for _ in range(2):
+        factories.ai_game(guest_key=guest.guest_key, level="easy", resign=True)
+    services.game_create_against_ai(player=guest, level="easy", seed=2)  # in progress
+    factories.ai_game(ann, resign=True)
     assert accounts_services.games_adopt_guest(user=ann, guest_key="a-guest") == 3
     record = PlayerRecord.objects.get(user=ann, opponent="easy")
     assert record.losses == 2
@@ -281,3 +278,31 @@ def test_games_of_one_kind_are_counted_in_rows_of_their_own_and_read_as_one(user
     kept = _snapshot()
     counters.recount()
     assert _snapshot() == kept  # the recount shares them out alike
+
+
+def test_games_stored_as_ended_before_both_sides_moved_are_aborted_and_the_ratings_recomputed(people):
+    """Migration 0018: what resigning at once used to store (a rated win for
+    the opponent) is aborted, and every counter rebuilt without it."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    ann, ben, *_ = people
+    played = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])  # ann wins
+    kept = _snapshot()
+    for moves in ([], [4]):
+        game = _play_out(_human_game(ben, ann), moves)
+        Game.objects.filter(pk=game.pk).update(
+            status="finished", result="o_won", termination="resigned", finished_at=timezone.now()
+        )
+    counters.recount()  # as the site counted them then: two more wins for ann
+    assert PlayerStats.objects.get(user=ann).rated_wins == 3
+
+    import_module("games.migrations.0018_unplayed_games_aborted").forwards(apps, None)
+
+    assert list(Game.objects.exclude(pk=played.pk).values_list("status", "result", "termination")) == [
+        ("aborted", "", ""),
+        ("aborted", "", ""),
+    ]
+    assert _snapshot() == kept
+    assert PlayerStats.objects.get(user=ann).rating == 1220

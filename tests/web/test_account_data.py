@@ -377,7 +377,7 @@ def test_the_admin_names_the_deleted_player(admin_client, user, bob):
 
 
 def test_deleting_a_user_in_the_admin_finishes_their_games_too(admin_client, user, bob):
-    ongoing = human_game(bob, user, [4])
+    ongoing = human_game(bob, user, [4, 0, 8])
     response = admin_client.post(reverse("admin:auth_user_delete", args=[user.pk]), {"post": "yes"})
     assert response.status_code == 302
     assert not get_user_model().objects.filter(pk=user.pk).exists()

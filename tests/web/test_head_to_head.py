@@ -33,7 +33,7 @@ def test_wins_losses_and_draws_per_opponent_in_one_query(user, django_user_model
     _play(user, bob, X_WINS)  # alice wins as X
     _play(bob, user, X_WINS)  # bob wins as X
     _play(user, bob, DRAW)
-    _play(carol, user, [4], resign=carol)  # carol resigns: alice wins as O
+    _play(carol, user, [4, 0], resign=carol)  # carol resigns: alice wins as O
     _play(user, carol, [4])  # unfinished: not counted
     services.game_create_against_ai(player=Player(user=user))  # the AI is nobody's opponent here
     with CaptureQueriesContext(connection) as queries:

@@ -52,7 +52,12 @@ def won_game(user, side):
 
 
 def lost_game(user, side):
-    return services.game_resign(game_id=new_game(user, side=side).pk, player=Player(user=user))
+    """A game ``user`` resigned as ``side`` after their first move (and the AI's)."""
+    game = new_game(user, side=side)
+    services.game_play_move(
+        game_id=game.pk, player=Player(user=user), cell=game.board.legal_moves[0], ply=game.move_count
+    )
+    return services.game_resign(game_id=game.pk, player=Player(user=user))
 
 
 def drawn_game(user, side):
@@ -69,10 +74,11 @@ def aborted_game(user):
 
 def game_against(user, other, *, winner_resigns_for=None):
     """A game between two people (no service starts one yet: challenges are to come).
-    ``user`` plays X; ``other`` resigns if asked to."""
+    ``user`` plays X; after a move each, ``other`` resigns if asked to."""
     game = Game.objects.create(x_player=user, o_player=other, seed=1)
     services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
     if winner_resigns_for:
+        services.game_play_move(game_id=game.pk, player=Player(user=other), cell=0, ply=1)
         services.game_resign(game_id=game.pk, player=Player(user=winner_resigns_for))
     return Game.objects.get(pk=game.pk)
 
@@ -417,7 +423,7 @@ def test_a_profile_without_games_says_so(client, user):
 def test_each_game_says_how_it_ended(client_logged_in, user, bob):
     human_game(user, bob, X_WINS)
     human_game(user, bob, DRAW)
-    human_game(user, bob, [4], resign=user)
+    human_game(user, bob, [4, 0], resign=user)
     human_game(user, bob, [5, 0, 6, 1, 7, 2, 8, 3], variant="4x4")  # X's row 2 on 4x4
     html = client_logged_in.get(reverse("games:history")).content.decode()
     endings = re.findall(r'<span class="history-row__ending muted">([^<]+)</span>', html)

@@ -36,7 +36,11 @@ def _game(alice, bob, **kwargs) -> Game:
 
 
 def _finished(alice, bob) -> Game:
-    return play_services.game_resign(game_id=_game(alice, bob).pk, player=Player(user=bob))
+    """Bob resigns after a move each."""
+    game = _game(alice, bob)
+    for ply, (player, cell) in enumerate([(alice, 4), (bob, 0)]):
+        play_services.game_play_move(game_id=game.pk, player=Player(user=player), cell=cell, ply=ply)
+    return play_services.game_resign(game_id=game.pk, player=Player(user=bob))
 
 
 # -- the lobby ----------------------------------------------------------------------------

@@ -45,6 +45,8 @@ def _post(client, name, game, **data):
 
 def test_a_draw_is_offered_seen_by_the_opponent_and_accepted(user, bob, carol):
     game = _game(user, bob)
+    _move(game, user, 4)
+    _move(game, bob, 0)
     alice, bobs = signed_in(user), signed_in(bob)
     assert "Offer a draw" in _buttons(alice.get(game.get_absolute_url()))
 

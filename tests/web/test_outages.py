@@ -205,6 +205,7 @@ def test_the_api_is_a_json_503_while_redis_is_down(user, game, redis_down):
 
 def test_pages_need_no_redis(browser_client, user, redis_down):
     finished = services.game_create_against_ai(player=Player(user=user), side="X", level="easy", seed=1)
+    services.game_play_move(game_id=finished.pk, player=Player(user=user), cell=4, ply=0)
     services.game_resign(game_id=finished.pk, player=Player(user=user))
     # A finished game's review is read from the database: no Redis needed.
     for path in ["/", "/leaderboard/", "/games/", finished.get_absolute_url()]:

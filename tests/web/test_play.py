@@ -363,8 +363,19 @@ def test_a_review_with_a_position_not_solved_in_time_says_so(client, user, bob):
     assert "No move changed the outcome" not in page
 
 
+def test_resigning_before_both_sides_have_moved_aborts_the_game(client_logged_in):
+    game = _start(client_logged_in)
+    response = client_logged_in.post(reverse("games:resign", args=[game.pk]), follow=True)
+    text = response.content.decode()
+    assert "The game was aborted: it ends unrated before both sides have moved." in text
+    assert "by resignation" not in text
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("aborted", "")
+
+
 def test_resign_and_rematch_with_sides_swapped(client_logged_in):
     game = _start(client_logged_in)
+    client_logged_in.post(reverse("games:move", args=[game.pk]), {"cell": 4, "ply": 0})
     response = client_logged_in.post(reverse("games:resign", args=[game.pk]), follow=True)
     assert "The AI won" in response.content.decode()
     assert "by resignation" in response.content.decode()

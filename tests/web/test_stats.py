@@ -41,7 +41,7 @@ def test_the_perfect_ai_never_loses_however_it_is_played(client, user):
 def test_results_by_opponent_and_how_games_ended(client, user, bob):
     human_game(user, bob, X_WINS)  # X won, by a line
     human_game(user, bob, DRAW)  # a draw on a full board
-    human_game(user, bob, [4], resign=user)  # O won: X resigned
+    human_game(user, bob, [4, 0], resign=user)  # O won: X resigned
     ai_game(user, level="easy", resign=True)  # O (the AI) won
     html = client.get(STATS).content.decode()
     text = _text(html)
@@ -87,7 +87,7 @@ def test_the_first_move_heat_map_shows_each_cells_share_and_results(client, user
 
 
 def test_the_heat_map_switches_board(client, user, bob):
-    human_game(user, bob, [5], resign=bob, variant="4x4")
+    human_game(user, bob, [5, 0], resign=bob, variant="4x4")
     html = client.get(STATS, {"variant": "4x4"}).content.decode()
     assert "First moves on 4x4" in html
     assert html.count('class="heatmap__cell"') == 16

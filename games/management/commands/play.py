@@ -21,7 +21,8 @@ their history.
 X always moves first, so who starts and which side you play are one choice:
 ``--side`` picks the side (X starts), ``--first`` picks who starts (the starter
 plays X); with neither, the command asks "Choose X or O". Leaving before the
-end (``q``, Ctrl-D or Ctrl-C) resigns the game.
+end (``q``, Ctrl-D or Ctrl-C) resigns the game, or aborts it before both
+sides have moved.
 """
 
 from __future__ import annotations
@@ -403,16 +404,20 @@ class Command(BaseCommand):
             self._say(f"It ends: {end}, a win for {'you' if winner == game.human_side else 'the AI'}.")
 
     def _leave(self, game: Game, player: Player) -> Game:
-        """The player walks away: an unfinished game is resigned."""
+        """The player walks away: an unfinished game is resigned (aborted
+        before both sides have moved)."""
         try:
             game = services.game_resign(game_id=game.pk, player=player)
         except GameError:
             return game  # it had just ended
-        self._say(f"You resigned: {game.ai_side} wins.")
+        if game.status == Status.ABORTED:
+            self._say("Game aborted: it ends unrated before both sides have moved.")
+        else:
+            self._say(f"You resigned: {game.ai_side} wins.")
         return game
 
     def _finish(self, game: Game, user) -> None:
-        if game.termination != "resigned":
+        if game.termination != "resigned" and game.status != Status.ABORTED:
             self._say({"X": "X wins!", "O": "O wins!"}.get(game.winner, "It's a draw!"))
         outcome = game.outcome_for(game.human_side)
         if outcome == "won":
