@@ -360,6 +360,15 @@ def test_a_guest_asking_as_fast_as_it_can_is_held_to_its_seconds_of_search(site_
         assert took <= budget + bound, f"minute {window}: {len(searches)} searches took {took:.1f} s"
 
 
+def _unsolved_in(positions: SlowPositions, seconds: float) -> str:
+    """The next of ``positions`` the engine cannot solve in ``seconds`` here
+    (a few of them it solves in well under a second)."""
+    while True:
+        position = positions.next()
+        if not engine.analyse(engine.Board.from_string(position), budget=seconds).exact:
+            return position
+
+
 def test_a_guest_reloading_its_working_page_is_charged_for_one_search(two_workers_with_a_small_budget):
     """The working page reloads itself; each reload is a new connection, which
     may land on either page worker. The search is charged once: with 6 seconds
@@ -367,10 +376,10 @@ def test_a_guest_reloading_its_working_page_is_charged_for_one_search(two_worker
     site = two_workers_with_a_small_budget
     guest = Visitor()
     positions = SlowPositions(seed=random.randrange(1 << 30))
-    first = positions.next()
+    first = _unsolved_in(positions, seconds=3.0)  # still working through every reload
     assert get(site, analysis_page(first), guest).status == 202
     for _ in range(10):  # reloads, on one worker or the other (2**-10 that all land on one)
         time.sleep(0.1)
         assert get(site, analysis_page(first), guest).status == 202
     second = get(site, analysis_page(positions.next()), guest)
-    assert second.status == 202, f"refused ({second.status}) after one search of a budget of 6 s"
+    assert second.status in (200, 202), f"refused ({second.status}) after one search of a budget of 6 s"
