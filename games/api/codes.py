@@ -56,6 +56,7 @@ ERROR_CODES = [
     ("ai_rematch", "Against the AI a rematch starts at once (POST .../rematch/)."),
     ("offer_rematch", "Between people a rematch is offered (POST .../rematch-offer/)."),
     ("rematch_offered", "Your opponent has offered a rematch already: accept it."),
+    ("rematch_started", "The rematch of this game has started already."),
     ("no_opponent", "Your opponent's account no longer exists."),
     # Challenges and quick pairing.
     ("invalid_kind", "An unknown kind of challenge."),

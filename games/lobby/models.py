@@ -92,6 +92,10 @@ class Challenge(models.Model):
                 condition=Q(status="accepted", game__isnull=False) | (~Q(status="accepted") & Q(game__isnull=True)),
                 name="challenge_game_only_when_accepted",
             ),
+            # One rematch offer waiting per game (games.lobby.services.game_offer_rematch).
+            models.UniqueConstraint(
+                fields=["rematch_of"], condition=Q(status="open"), name="challenge_one_open_rematch_per_game"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -176,34 +176,42 @@ def challenge_cancel(*, user, challenge_id: int) -> Challenge:
 
 
 def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
-    """After a game between people, offer the opponent another with the sides swapped."""
-    game = Game.objects.get(pk=game_id)
-    side = game.side_of(player.user, player.guest_key)
-    if side is None:
-        raise NotAPlayer("only a player can offer a rematch", game=game_detail(game_id))
-    if game.ai_side:
-        raise MoveRefused("against the AI a rematch starts at once", code="ai_rematch", game=game_detail(game_id))
-    if game.status == Status.IN_PROGRESS:
-        raise MoveRefused("finish this game first", code="game_in_progress", game=game_detail(game_id))
-    opponent = game.player(other_side(side))
-    if opponent is None:
-        raise MoveRefused("your opponent's account no longer exists", code="no_opponent", game=game_detail(game_id))
-    pending = game.rematch_offers.filter(status=ChallengeStatus.OPEN).first()
-    if pending is not None:
-        if pending.challenger_id == player.user.pk:
-            return pending  # offered already: a second click changes nothing
-        raise MoveRefused(
-            "your opponent has offered a rematch already: accept it", code="rematch_offered", game=game_detail(game_id)
+    """After a game between people, offer the opponent another with the sides
+    swapped. One offer and one rematch a game, however many are sent at once:
+    the game's row is locked while the offers are read, so offering again
+    returns the same offer."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("x_player", "o_player").get(pk=game_id)
+        side = game.side_of(player.user, player.guest_key)
+        if side is None:
+            raise NotAPlayer("only a player can offer a rematch", game=game_detail(game_id))
+        if game.ai_side:
+            raise MoveRefused("against the AI a rematch starts at once", code="ai_rematch", game=game_detail(game_id))
+        if game.status == Status.IN_PROGRESS:
+            raise MoveRefused("finish this game first", code="game_in_progress", game=game_detail(game_id))
+        opponent = game.player(other_side(side))
+        if opponent is None:
+            raise MoveRefused("your opponent's account no longer exists", code="no_opponent", game=game_detail(game_id))
+        standing = game.rematch_offers.filter(status__in=[ChallengeStatus.OPEN, ChallengeStatus.ACCEPTED]).first()
+        if standing is not None and standing.status == ChallengeStatus.ACCEPTED:
+            raise MoveRefused("the rematch has started already", code="rematch_started", game=game_detail(game_id))
+        if standing is not None:
+            if standing.challenger_id == player.user.pk:
+                return standing  # offered already: a second click changes nothing
+            raise MoveRefused(
+                "your opponent has offered a rematch already: accept it",
+                code="rematch_offered",
+                game=game_detail(game_id),
+            )
+        challenge = challenge_create(
+            challenger=player.user,
+            kind=ChallengeKind.DIRECT,
+            variant=game.variant,
+            side=other_side(side),
+            time_control=game.time_control,
+            takebacks_allowed=game.takebacks_allowed,
+            opponent_username=opponent.get_username(),
+            rematch_of=game,
         )
-    challenge = challenge_create(
-        challenger=player.user,
-        kind=ChallengeKind.DIRECT,
-        variant=game.variant,
-        side=other_side(side),
-        time_control=game.time_control,
-        takebacks_allowed=game.takebacks_allowed,
-        opponent_username=opponent.get_username(),
-        rematch_of=game,
-    )
-    live.publish_game(game, "rematch_offered", by=side)
+        live.publish_game(game, "rematch_offered", by=side)
     return challenge

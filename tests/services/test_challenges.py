@@ -163,6 +163,72 @@ def test_a_rematch_offer_swaps_sides_once_accepted(user, bob):
     assert (rematch.x_player, rematch.o_player, rematch.rematch_of_id) == (bob, user, game.pk)
 
 
+def _finished(alice, bob):
+    """Alice (X) against Bob, Bob resigning after a move each."""
+    game = _game(alice, bob)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=alice), cell=4, ply=0)
+    play_services.game_play_move(game_id=game.pk, player=Player(user=bob), cell=0, ply=1)
+    return play_services.game_resign(game_id=game.pk, player=Player(user=bob))
+
+
+def _at_once(*calls):
+    """Run ``calls`` at the same moment, each in its own thread and connection:
+    what each returned, or the refusal's code."""
+    barrier = threading.Barrier(len(calls))
+    outcomes = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            outcomes[index] = call()
+        except (MoveRefused, ChallengeRefused) as refusal:
+            outcomes[index] = refusal.code
+        except Exception as error:  # noqa: BLE001 - anything else would be a server error
+            outcomes[index] = repr(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def _offer(game, user):
+    return lambda: services.game_offer_rematch(game_id=game.pk, player=Player(user=user))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_three_rematch_offers_at_once_from_one_player_are_one_offer(user, bob):
+    game = _finished(user, bob)
+    outcomes = _at_once(*[_offer(game, user)] * 3)
+    (offer,) = Challenge.objects.filter(rematch_of=game)
+    assert outcomes == [offer, offer, offer]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rematch_offers_at_once_from_both_players_are_one_offer(user, bob):
+    game = _finished(user, bob)
+    outcomes = _at_once(_offer(game, user), _offer(game, bob))
+    (offer,) = Challenge.objects.filter(rematch_of=game)
+    assert sorted(outcomes, key=str) == sorted([offer, "rematch_offered"], key=str)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rematch_is_played_once_however_it_is_accepted_and_offered_again(user, bob):
+    game = _finished(user, bob)
+    offer = services.game_offer_rematch(game_id=game.pk, player=Player(user=user))
+    accept = lambda: services.challenge_accept(user=bob, challenge_id=offer.pk)  # noqa: E731
+    outcomes = _at_once(accept, accept, _offer(game, bob), _offer(game, user))
+    assert Game.objects.filter(rematch_of=game).count() == 1
+    assert {str(outcome) for outcome in outcomes[2:]} <= {str(offer), "rematch_offered", "rematch_started"}
+    assert Challenge.objects.filter(rematch_of=game).count() == 1
+    with pytest.raises(MoveRefused, match="the rematch has started already"):
+        services.game_offer_rematch(game_id=game.pk, player=Player(user=bob))
+
+
 @pytest.mark.django_db(transaction=True)
 def test_fifty_simultaneous_moves_for_one_ply_store_exactly_one(django_user_model):
     """Fifty requests race for the same ply of a game between people: exactly one
