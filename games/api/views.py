@@ -372,12 +372,10 @@ class PairingApi(APIView):
     )
     def post(self, request):
         data = _input(s.PairingInputSerializer, request.data)
-        before = lobby_selectors.pairing_waiting(request.user)
-        pairing = pairing_services.pairing_request(
+        pairing, created = pairing_services.pairing_request(
             player=request.user, variant=data["board"], time_control=data["time_control"]
         )
-        kept = before is not None and before.pk == pairing.pk
-        return _pairing(pairing, request, status.HTTP_200_OK if kept else status.HTTP_201_CREATED)
+        return _pairing(pairing, request, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
     @operation(
         operation_id="pairing_retrieve",

@@ -143,16 +143,19 @@ def _match_pool(pool: PairingPool, now: datetime) -> list[Game]:
     return games
 
 
-def pairing_request(*, player, variant: str, time_control: TimeControl | str | None, now=None) -> PairingRequest:
+def pairing_request(
+    *, player, variant: str, time_control: TimeControl | str | None, now=None
+) -> tuple[PairingRequest, bool]:
     """``player`` asks for a game on ``variant`` at ``time_control`` (a preset's
     key): paired at once with someone waiting who fits, or waiting until
     someone does. Asking again while waiting for the same keeps the same
     request (and checks in); asking for something else while waiting is
-    refused: cancel first."""
+    refused: cancel first. (the request, whether this asking made it)."""
     _signed_in(player)
     require_choice(variant, Variant, "board")
     control = quick_time_control(time_control)
     now = now or timezone.now()
+    created = False
     with transaction.atomic():
         pool = _pool(variant, control)
         waiting = PairingRequest.objects.waiting().filter(player=player).select_for_update().first()
@@ -173,16 +176,20 @@ def pairing_request(*, player, variant: str, time_control: TimeControl | str | N
                         created_at=now,
                         checked_at=now,
                     )
+                created = True
             except IntegrityError:
-                # The same player asked for another pool at the same moment, and that request won.
-                raise PairingRefused(
-                    "you are waiting for another game already: cancel it first", code="already_waiting"
-                ) from None
-        else:
+                # The same player asked at the same moment, and that request won:
+                # the same game is the one request, another is refused.
+                waiting = PairingRequest.objects.waiting().filter(player=player).select_for_update().first()
+                if waiting is None or waiting.pool_id != pool.pk:
+                    raise PairingRefused(
+                        "you are waiting for another game already: cancel it first", code="already_waiting"
+                    ) from None
+        if not created:
             waiting.checked_at = now
             waiting.save(update_fields=["checked_at"])
         _match_pool(pool, now)
-    return PairingRequest.objects.select_related("game").get(pk=waiting.pk)
+    return PairingRequest.objects.select_related("game").get(pk=waiting.pk), created
 
 
 def _own_request(player, request_id: int | None) -> PairingRequest:

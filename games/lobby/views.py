@@ -226,7 +226,7 @@ def quick_game(request):
     form = QuickGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            pairing = pairing_services.pairing_request(
+            pairing, _ = pairing_services.pairing_request(
                 player=request.user, variant=form.cleaned_data["board"], time_control=form.cleaned_data["time_control"]
             )
         except PairingRefused as error:

@@ -23,7 +23,7 @@ def _players():
 
 @database_sync_to_async
 def _ask(player):
-    return pairing_services.pairing_request(player=player, variant="3x3", time_control="1+0")
+    return pairing_services.pairing_request(player=player, variant="3x3", time_control="1+0")[0]
 
 
 async def test_the_waiting_player_hears_they_are_paired_with_the_game_s_address():

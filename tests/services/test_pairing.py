@@ -27,7 +27,7 @@ def at(seconds: float):
 
 
 def ask(player, seconds=0, variant="3x3", time_control="3+2"):
-    return pairing.pairing_request(player=player, variant=variant, time_control=time_control, now=at(seconds))
+    return pairing.pairing_request(player=player, variant=variant, time_control=time_control, now=at(seconds))[0]
 
 
 def rated(user, rating):
@@ -306,8 +306,8 @@ def test_two_players_pressing_play_at_once_make_exactly_one_game(django_user_mod
     for round_ in range(ROUNDS):
         _afresh(round_)
         results = _at_once(
-            lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="1+0"),
-            lambda: pairing.pairing_request(player=bob, variant="3x3", time_control="1+0"),
+            lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="1+0")[0],
+            lambda: pairing.pairing_request(player=bob, variant="3x3", time_control="1+0")[0],
         )
         assert all(isinstance(result, PairingRequest) for result in results), results
         game = Game.objects.get()  # one game, never two or none
@@ -321,7 +321,9 @@ def test_six_players_at_once_make_three_games_each_player_in_one(django_user_mod
     players = [django_user_model.objects.create_user(f"player{i}", password="x") for i in range(6)]
     for round_ in range(6):
         _afresh(round_)
-        _at_once(*(lambda p=p: pairing.pairing_request(player=p, variant="4x4", time_control="5+3") for p in players))
+        _at_once(
+            *(lambda p=p: pairing.pairing_request(player=p, variant="4x4", time_control="5+3")[0] for p in players)
+        )
         games = list(Game.objects.all())
         assert len(games) == 3
         seats = [seat for game in games for seat in (game.x_player_id, game.o_player_id)]
@@ -336,10 +338,10 @@ def test_cancelling_while_someone_presses_play_never_leaves_a_cancelled_player_i
     outcomes = set()
     for round_ in range(ROUNDS):
         _afresh(round_)
-        waiting = pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")
+        waiting = pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")[0]
         cancel, play = _at_once(
             lambda pk=waiting.pk: pairing.pairing_cancel(player=alice, request_id=pk),
-            lambda: pairing.pairing_request(player=bob, variant="3x3", time_control="3+2"),
+            lambda: pairing.pairing_request(player=bob, variant="3x3", time_control="3+2")[0],
         )
         alices = PairingRequest.objects.get(player=alice)
         if isinstance(cancel, PairingRefused):  # bob was first: they play
@@ -358,9 +360,21 @@ def test_one_player_asking_for_two_games_at_once_waits_for_one(django_user_model
     for round_ in range(ROUNDS):
         _afresh(round_)
         results = _at_once(
-            lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="3+2"),
-            lambda: pairing.pairing_request(player=alice, variant="5x5", time_control="10+5"),
+            lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")[0],
+            lambda: pairing.pairing_request(player=alice, variant="5x5", time_control="10+5")[0],
         )
         refused = [r for r in results if isinstance(r, PairingRefused)]
         assert len(refused) == 1 and refused[0].code == "already_waiting", results
         assert PairingRequest.objects.waiting().count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_player_asking_for_the_same_game_three_times_at_once_makes_one_request(django_user_model):
+    """The first asking makes the request (the API's 201); the others keep it (200)."""
+    alice = django_user_model.objects.create_user("alice", password="x")
+    for round_ in range(ROUNDS):
+        _afresh(round_)
+        results = _at_once(*[lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")] * 3)
+        assert all(isinstance(result, tuple) for result in results), results
+        assert {request.pk for request, _ in results} == {PairingRequest.objects.get().pk}
+        assert sorted(created for _, created in results) == [False, False, True]
