@@ -114,7 +114,7 @@ class Visitor:
         if signed.status != 302:
             raise SystemExit(
                 f"error: signing up was refused (status {signed.status}); a site started here allows it, "
-                "one given with --url may limit sign-ups per address (FORM_RATE_SIGNUP)"
+                "one given with --url may limit sign-ups per address (ACTION_RATE_SIGNUP)"
             )
         return name
 
@@ -343,7 +343,7 @@ class Server:
             env["STATIC_ROOT"] = self.static_root
         env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # not the checkout's .secret_key
         env.update(HOST="127.0.0.1", PORT=str(port))
-        env.setdefault("FORM_RATE_SIGNUP", "1000/hour")  # the script signs up two accounts a run
+        env.setdefault("ACTION_RATE_SIGNUP", "1000/hour")  # the script signs up two accounts a run
         self.output = open(log, "w")
         self.process = subprocess.Popen(
             [str(checkout / "scripts" / "serve")],

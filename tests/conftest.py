@@ -13,11 +13,11 @@ PASSWORD = "correct-horse-battery-staple"
 
 
 @pytest.fixture(autouse=True)
-def _forms_budgets_out_of_reach(settings):
-    """Every test signs in and posts forms from one address: the forms' budgets
-    per client (games/serving/form_limits.py) are out of reach unless a test
-    sets its own."""
-    settings.FORM_RATES = {form: "100000/min" for form in settings.FORM_RATES}
+def _action_budgets_out_of_reach(settings):
+    """Every test signs in and posts forms from one address: the actions'
+    budgets per client (games/serving/action_limits.py) are out of reach
+    unless a test sets its own."""
+    settings.ACTION_RATES = {action: "100000/min" for action in settings.ACTION_RATES}
 
 
 @pytest.fixture

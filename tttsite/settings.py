@@ -343,8 +343,6 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_RATE_ANON", "60/min"),
         "user": os.environ.get("API_RATE_USER", "600/min"),
-        # Sign-in attempts get a tighter budget of their own.
-        "auth": os.environ.get("API_RATE_AUTH", "20/min"),
     },
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
@@ -369,13 +367,15 @@ ENGINE_QUEUE = int(os.environ.get("ENGINE_QUEUE", "8"))
 ENGINE_SEARCHES_PER_VISITOR = int(os.environ.get("ENGINE_SEARCHES_PER_VISITOR", "2"))
 ENGINE_PROCESSES = env_flag("ENGINE_PROCESSES", True)
 
-# POSTs per client (signed-in user, else address) to the forms that take input;
-# past them a 429 page (games/serving/form_limits.py).
-FORM_RATES = {
-    "signin": os.environ.get("FORM_RATE_SIGNIN", "20/min"),
-    "signup": os.environ.get("FORM_RATE_SIGNUP", "10/hour"),
-    "password_reset": os.environ.get("FORM_RATE_PASSWORD_RESET", "10/hour"),
-    "challenge": os.environ.get("FORM_RATE_CHALLENGE", "30/min"),
+# Each action's budget per client (signed-in user, else address), through a
+# page's form and the API alike; past it a 429 (games/serving/action_limits.py).
+ACTION_RATES = {
+    "signin": os.environ.get("ACTION_RATE_SIGNIN", "20/min"),
+    "signup": os.environ.get("ACTION_RATE_SIGNUP", "10/hour"),
+    "password_reset": os.environ.get("ACTION_RATE_PASSWORD_RESET", "10/hour"),
+    "challenge": os.environ.get("ACTION_RATE_CHALLENGE", "30/min"),
+    "offer": os.environ.get("ACTION_RATE_OFFER", "20/min"),
+    "pairing": os.environ.get("ACTION_RATE_PAIRING", "20/min"),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -388,7 +388,8 @@ SPECTACULAR_SETTINGS = {
         "`game` (as it now stands) when an action on a game is refused (409).\n\n"
         '**Moves** are `{"cell", "ply"}`: 201 when played (with the AI\'s reply), 200 when the '
         "same move at the same ply was already played, 409 with the game when refused.\n\n"
-        "**Rate limits**: per user and per anonymous client, tighter for analysis and sign-in; "
+        "**Rate limits**: per user and per anonymous client, tighter for analysis, sign-in, challenges, "
+        "offers and quick pairing (each shared with the site's pages); "
         "a 429 says how long to wait in Retry-After.\n\n"
         "**Live updates** over WebSockets: [the AsyncAPI document](/api/asyncapi.yaml)."
     ),

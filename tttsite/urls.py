@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from games.serving import health
-from games.serving.form_limits import limit_posts
+from games.serving.action_limits import limit_posts
 
 urlpatterns = [
     # For load balancers, supervisors and the load script (games/serving/health.py).
@@ -14,7 +14,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     # Django's own login, logout, password change and reset views; the
     # templates live in templates/registration/. Sign-in and reset requests
-    # have a budget per client (games/serving/form_limits.py).
+    # have a budget per client (games/serving/action_limits.py).
     path("accounts/login/", limit_posts("signin")(auth_views.LoginView.as_view()), name="login"),
     path(
         "accounts/password_reset/",

@@ -16,7 +16,7 @@ from games.accounts import exports, selectors, services
 from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused
 from games.play import selectors as play_selectors
-from games.serving.form_limits import limit_posts
+from games.serving.action_limits import limit_posts
 from games.stats import charts
 from games.stats import selectors as stats_selectors
 

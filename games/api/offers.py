@@ -5,6 +5,7 @@ answering with the game as it now stands; a refusal is a 409 with the game
 from __future__ import annotations
 
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
@@ -12,6 +13,10 @@ from games.api.responses import game_response, player_of
 from games.api.schema import answers, operation
 from games.api.serializers import GameSerializer
 from games.play import offers
+from games.serving.action_limits import ActionThrottle
+
+#: Offering a draw and asking for a takeback share one budget, here and on the game page.
+OFFER_THROTTLES = [*api_settings.DEFAULT_THROTTLE_CLASSES, ActionThrottle.for_action("offer")]
 
 
 class TakebackAnswerInputSerializer(serializers.Serializer):
@@ -39,6 +44,8 @@ def _answer(operation_id: str, description: str, *, body: bool = False):
 
 
 class DrawOfferApi(APIView):
+    throttle_classes = OFFER_THROTTLES
+
     @_answer(
         "games_draw_offer",
         "Offer your opponent a draw, on either side's turn (`draw_offer` is then your side). Offering again "
@@ -66,6 +73,8 @@ class DrawDeclineApi(APIView):
 
 
 class TakebackApi(APIView):
+    throttle_classes = OFFER_THROTTLES
+
     @_answer(
         "games_takeback_request",
         "Ask to take back your last move, while your opponent has not answered it (`move_answered` after). "

@@ -10,6 +10,7 @@ may ``cancel/``).
 from __future__ import annotations
 
 from rest_framework import status
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games.api import serializers as s
@@ -17,6 +18,7 @@ from games.api.responses import challenge_response, game_response, player_of
 from games.api.schema import answers, operation
 from games.lobby import services as lobby_services
 from games.play import services
+from games.serving.action_limits import ActionThrottle
 
 
 class GameRematchApi(APIView):
@@ -35,6 +37,9 @@ class GameRematchApi(APIView):
 
 
 class GameRematchOfferApi(APIView):
+    # A rematch offer is a challenge: one budget with the challenge form and /api/challenges/.
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, ActionThrottle.for_action("challenge")]
+
     @operation(
         operation_id="games_rematch_offer",
         tags=["games"],

@@ -34,7 +34,3 @@ class AnonRateThrottle(CurrentRates, throttling.AnonRateThrottle):
 
 class UserRateThrottle(CurrentRates, throttling.UserRateThrottle):
     """Signed-in users, by account: the ``user`` rate."""
-
-
-class ScopedRateThrottle(CurrentRates, throttling.ScopedRateThrottle):
-    """A view's own budget (``throttle_scope``), per user or per anonymous client."""

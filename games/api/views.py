@@ -29,7 +29,7 @@ from games.api.schema import (
     answers_to_a_challenge_action,
     operation,
 )
-from games.api.throttles import AnonRateThrottle, ScopedRateThrottle
+from games.api.throttles import AnonRateThrottle
 from games.engine_work import asking
 from games.engine_work import jobs as engine_jobs
 from games.errors import GameNotFinished
@@ -39,6 +39,7 @@ from games.lobby import services as lobby_services
 from games.lobby.models import PairingRequest
 from games.play import review_selectors, reviews, selectors, services
 from games.play.models import Status
+from games.serving.action_limits import ActionThrottle
 
 #: Seconds the engine may think about a position for /api/analyse/. Every
 #: board is solved exactly; a cell not solved by then is "unsolved", never guessed.
@@ -66,8 +67,8 @@ class TokenCreateApi(APIView):
 
     authentication_classes = []
     permission_classes = [AllowAny]
-    throttle_classes = [AnonRateThrottle, ScopedRateThrottle]
-    throttle_scope = "auth"
+    # Signing in has one budget, here and on the login page.
+    throttle_classes = [AnonRateThrottle, ActionThrottle.for_action("signin")]
 
     @operation(
         operation_id="auth_token_create",
@@ -252,6 +253,8 @@ class ChallengesApi(APIView):
     """/api/challenges/: GET lists them, POST creates one."""
 
     pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+    # Challenging has one budget, here and on the challenge form.
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, ActionThrottle.for_action("challenge")]
 
     @operation(
         operation_id="challenges_list",
@@ -354,6 +357,9 @@ def _pairing(pairing, request, code=status.HTTP_200_OK) -> Response:
 
 class PairingApi(APIView):
     """/api/pairing/: ask for a quick game (POST), see how it stands (GET), stop waiting (DELETE)."""
+
+    # Asking and cancelling share one budget, here and on the quick game page.
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, ActionThrottle.for_action("pairing")]
 
     @operation(
         operation_id="pairing_create",

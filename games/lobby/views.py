@@ -24,7 +24,7 @@ from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus, Pairin
 from games.play import selectors as play_selectors
 from games.play.actions import game_action
 from games.play.models import Game
-from games.serving.form_limits import limit_posts
+from games.serving.action_limits import limit_posts
 
 # Refusals of the opponent's name belong next to the username field.
 USERNAME_ERRORS = {"unknown_player", "self_challenge"}
@@ -158,6 +158,7 @@ def challenge_page(request, token: str):
 
 
 @require_POST
+@limit_posts("challenge")
 def rematch_offer(request, pk: int):
     """Offer the opponent another game with the sides swapped."""
     if game_action(request, pk, services.game_offer_rematch, "No rematch"):
@@ -217,6 +218,7 @@ def _is_partial(request) -> bool:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limit_posts("pairing")
 def quick_game(request):
     """A board, a time control and Play: paired with the next person who asks for
     the same, or a page to wait on. While you wait, this takes you to that page."""
@@ -283,6 +285,7 @@ def quick_wait(request, pk: int):
 
 @login_required
 @require_POST
+@limit_posts("pairing")
 def quick_cancel(request, pk: int):
     """Stop waiting. Paired already? Then the game is where you go."""
     try:

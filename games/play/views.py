@@ -30,6 +30,7 @@ from games.play.actions import game_action
 from games.play.forms import NewGameForm
 from games.play.models import ENGINE_HELP_OFF, Game, Status
 from games.play.players import current_player
+from games.serving.action_limits import limit_posts
 from games.serving.first_visit import for_first_visits
 from games.serving.http import status_of
 
@@ -395,6 +396,7 @@ def _offer_action(request, pk: int, action, refused: str, done: str = "", **answ
 
 
 @require_POST
+@limit_posts("offer")
 def draw_offer(request, pk: int):
     """Offer the opponent a draw (accepts theirs, if they offered first)."""
     return _offer_action(request, pk, offers.game_offer_draw, "No draw offer")
@@ -411,6 +413,7 @@ def draw_decline(request, pk: int):
 
 
 @require_POST
+@limit_posts("offer")
 def takeback(request, pk: int):
     """Ask to take your last move back; against the AI, take it back at once."""
     return _offer_action(request, pk, offers.game_request_takeback, "No takeback")

@@ -101,8 +101,8 @@ def test_each_signed_in_player_has_a_budget_of_their_own(alice, bob, rates):
     assert as_bob.get("/api/games/").status_code == 200
 
 
-def test_sign_in_attempts_are_limited(anon, alice, rates):
-    rates(auth="2/min")
+def test_sign_in_attempts_are_limited(anon, alice, settings):
+    settings.ACTION_RATES = {**settings.ACTION_RATES, "signin": "2/min"}
     for _ in range(2):
         assert_error(
             anon.post("/api/auth/token/", {"username": "alice", "password": "guess"}), 400, "invalid_credentials"

@@ -52,8 +52,9 @@ def test_a_throttled_move_changes_nothing(as_alice, ai_game, rates):
 
 
 @pytest.mark.django_db
-def test_an_anonymous_client_and_a_scoped_budget_are_limited_too(anon, rates):
-    rates(anon="1000/min", auth="2/min")
+def test_an_anonymous_client_and_an_actions_budget_are_limited_too(anon, rates, settings):
+    rates(anon="1000/min")
+    settings.ACTION_RATES = {**settings.ACTION_RATES, "signin": "2/min"}
     wrong = {"username": "nobody", "password": "not-a-password"}
     for _ in range(2):
         assert anon.post("/api/auth/token/", wrong, format="json").status_code != 429
