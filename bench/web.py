@@ -249,7 +249,9 @@ class CpuMeter:
 
     @staticmethod
     def per_request(before: dict[str, float], after: dict[str, float], requests: int) -> dict[str, float]:
-        return {part: (after[part] - before[part]) * 1000 / requests for part in CPU_PARTS} if requests else {}
+        # A process that ended between the readings (a PostgreSQL backend) takes
+        # its seconds with it: its part can come out below zero, read as none.
+        return {part: max(0.0, after[part] - before[part]) * 1000 / requests for part in CPU_PARTS} if requests else {}
 
 
 def measure(args, row: Row, url: str, script: Path, script_args=(), warmup_args=None, meter=None) -> Row:

@@ -35,9 +35,11 @@ def test_a_takeback_and_a_draw_are_offered_and_accepted_live(asgi_live_server, n
     expect(cell(alice, 4)).to_have_text("")
     expect(alice.locator("#game-status")).to_contain_text("Your turn")
 
-    # She plays elsewhere, then offers a draw; bob sees it at once and accepts.
+    # She plays elsewhere, bob answers, then she offers a draw; bob sees it at once and accepts.
     cell(alice, 0).click()
     expect(cell(bob, 0)).to_have_text("X")
+    cell(bob, 4).click()
+    expect(cell(alice, 4)).to_have_text("O")
     alice.get_by_role("button", name="Offer a draw").click()
     expect(alice.locator("#game")).to_contain_text("Draw offered. Waiting for bob to answer.")
     expect(bob.locator("#game")).to_contain_text("alice offers a draw.")
@@ -50,5 +52,5 @@ def test_a_takeback_and_a_draw_are_offered_and_accepted_live(asgi_live_server, n
         expect(page.get_by_role("button", name="Offer a draw")).to_have_count(0)
     assert_not_reloaded(alice, bob)
     game.refresh_from_db()
-    assert (game.status, game.result, game.termination, game.cells) == ("finished", "draw", "agreed", [0])
+    assert (game.status, game.result, game.termination, game.cells) == ("finished", "draw", "agreed", [0, 4])
     bob.screenshot(path="/tmp/tttsite-offers.png", full_page=True)

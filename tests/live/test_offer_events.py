@@ -59,6 +59,10 @@ async def test_each_offer_and_answer_reaches_the_other_player():
     assert (event["type"], event["side"], event["ply"]) == ("draw_offered", "X", 0)
     await _do(offers.game_answer_draw, game, bob, accept=False)
     assert (await b.receive_json_from())["type"] == "draw_declined"
+    # A draw agreed before both sides have moved would abort the game instead.
+    for player, cell, ply in ((alice, 4, 0), (bob, 0, 1)):
+        await _do(services.game_play_move, game, player, cell=cell, ply=ply)
+        assert (await b.receive_json_from())["type"] == "move"
     await _do(offers.game_offer_draw, game, bob)
     assert (await b.receive_json_from())["type"] == "draw_offered"
     await _do(offers.game_answer_draw, game, alice, accept=True)
