@@ -3,12 +3,15 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.signals import user_logged_in
-from django.db.models.signals import post_save, pre_save
+from django.contrib.auth.signals import user_logged_in, user_logged_out
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from games.accounts import services
+from games.accounts.models import ApiToken
+from games.play import live
 from games.play.players import GUEST_SESSION_KEY
+from games.serving.sockets import session_digest
 
 
 @receiver(user_logged_in, dispatch_uid="games.adopt_guest_games")
@@ -41,3 +44,31 @@ def revoke_tokens_on_password_change(sender, instance, **kwargs):
     if getattr(instance, "_password_changed", False):
         instance._password_changed = False
         services.api_tokens_revoke_all(user=instance)
+
+
+# A signed-in user's sockets each hold a credential (a token, a session). Any
+# change that could end one tells them to check theirs again: a new password,
+# the account deactivated or deleted, a sign-out, a token revoked.
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.sockets_recheck_on_user_change")
+def sockets_recheck_on_user_change(sender, instance, created=False, **kwargs):
+    if not created:
+        live.publish_credentials_changed(instance.pk)
+
+
+@receiver(post_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.sockets_recheck_on_user_delete")
+def sockets_recheck_on_user_delete(sender, instance, **kwargs):
+    live.publish_credentials_changed(instance.pk)
+
+
+@receiver(user_logged_out, dispatch_uid="games.sockets_recheck_on_sign_out")
+def sockets_recheck_on_sign_out(sender, request, user, **kwargs):
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None:
+        live.publish_credentials_changed(user.pk, signed_out=session_digest(session_key) if session_key else "")
+
+
+@receiver(post_delete, sender=ApiToken, dispatch_uid="games.sockets_recheck_on_token_revoked")
+def sockets_recheck_on_token_revoked(sender, instance, **kwargs):
+    live.publish_credentials_changed(instance.user_id)

@@ -7,12 +7,15 @@ from rest_framework import authentication, exceptions
 
 from games.accounts import selectors as account_selectors
 from games.accounts import services as account_services
+from games.accounts.models import ApiToken
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's "Authorization: Token <key>", the keys being the account's own API
     tokens (games.accounts.models.ApiToken: several per account, stored as
     digests, revocable), each use noted at most once a minute."""
+
+    model = ApiToken
 
     def authenticate_credentials(self, key):
         token = account_selectors.api_token_for_key(key)

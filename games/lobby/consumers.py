@@ -19,10 +19,12 @@ class LobbyConsumer(LiveConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        await self.follow_credentials()
         # Subscribed: from here on the page hears every change (see games.play.consumers.GameConsumer).
         await self.send_json({"type": "ready"})
 
     async def disconnect(self, code):
+        await self.unfollow_credentials()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 

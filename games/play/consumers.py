@@ -193,6 +193,7 @@ class GameConsumer(LiveConsumer):
         self.side, self.guest_key = state["side"], state.pop("guest_key")
         self.moves_in_play: set[asyncio.Future] = set()
         await self.accept()
+        await self.follow_credentials()
         await self.send_json({"type": "state", **state})
         if self.side is None:
             await tell_watchers(self, state["watchers"], state["ply"])
@@ -207,6 +208,7 @@ class GameConsumer(LiveConsumer):
                 heartbeat.cancel()
 
     async def disconnect(self, code):
+        await self.unfollow_credentials()
         group = getattr(self, "group", None)
         if group is None:
             return
@@ -255,9 +257,12 @@ class GameConsumer(LiveConsumer):
         playing.add_done_callback(self.moves_in_play.discard)
 
     async def _play_and_answer(self, cell: int, ply: int) -> None:
-        """The move played; its refusal sent back, or what failed answered as
-        a message that fails is (LiveConsumer.answer_failure)."""
+        """The move played, once the socket's credential is found to still
+        hold; its refusal sent back, or what failed answered as a message
+        that fails is (LiveConsumer.answer_failure)."""
         try:
+            if not await self.still_signed_in():
+                return
             refusal = await self._play(cell, ply)
             if refusal is not None:
                 await self.send_json(refusal)

@@ -30,6 +30,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
+from games.serving.sockets import credentials_group
+
 logger = logging.getLogger(__name__)
 
 #: Seconds a process that exits normally waits for its messages to be sent.
@@ -173,3 +175,12 @@ def publish_user(user_id: int, event: str, **extra) -> None:
     """After commit: something for one player (a challenge sent to them)."""
     message = {"type": "user.event", "event": event, **extra}
     transaction.on_commit(lambda: _send(user_group(user_id), message))
+
+
+def publish_credentials_changed(user_id: int, signed_out: str = "") -> None:
+    """After commit: a token of ``user_id`` revoked, a session signed out (its
+    ``session_digest`` in ``signed_out``), the password or the account
+    changed; each of their sockets checks its own credential again, and
+    closes if it no longer holds."""
+    message = {"type": "credentials.changed", "event": "credentials_changed", "signed_out": signed_out}
+    transaction.on_commit(lambda: _send(credentials_group(user_id), message))

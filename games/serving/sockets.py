@@ -11,14 +11,18 @@ described in games/api/asyncapi.yaml, served at /api/asyncapi.yaml.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
+from importlib import import_module
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.contrib import auth
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
 from rest_framework.authentication import TokenAuthentication
@@ -29,7 +33,9 @@ from games.serving import outages
 
 logger = logging.getLogger(__name__)
 
-# Nobody signed in who may open this socket (no valid token, no session).
+# Nobody signed in who may open this socket (no valid token, no session), or
+# no longer: its token was revoked, its session signed out, the password
+# changed, or the account deactivated or deleted.
 CLOSE_NOT_SIGNED_IN = 4401
 # A page from another site, holding no token: the browser's cookies are not its own to use.
 CLOSE_FORBIDDEN_ORIGIN = 4403
@@ -88,24 +94,57 @@ def _token_class() -> type[TokenAuthentication]:
     return TokenAuthentication
 
 
-def _user_for_token(key: object):
-    """The active user whose API token ``key`` is, or None."""
+def _token_credentials(key: object) -> dict | None:
+    """The scope's credentials for API token ``key`` (its active user, and
+    the token, to check again later), or None."""
     if not isinstance(key, str) or not key or len(key) > 256:
         return None
     try:
-        user, _token = _token_class()().authenticate_credentials(key)
+        user, token = _token_class()().authenticate_credentials(key)
     except AuthenticationFailed:
         return None
-    return user
+    return {"user": user, "credential": "token", "token": token.pk}
 
 
-#: ``_user_for_token`` in a thread of the event loop's pool (a slow lookup holds
+#: ``_token_credentials`` in a thread of the event loop's pool (a slow lookup holds
 #: up no other socket), through Channels' wrapper, which closes the thread's
 #: database connection before and after (back to the pool), as for every other
 #: read of the sockets: one kept in the thread was dead after PostgreSQL
 #: restarted, and every socket opened with a token was then closed with 4503
 #: until the server restarted (bench/outage.sh).
-user_for_token = database_sync_to_async(_user_for_token, thread_sensitive=False)
+token_credentials = database_sync_to_async(_token_credentials, thread_sensitive=False)
+
+
+def credentials_group(user_id: int) -> str:
+    """The group of every socket of one signed-in user, told when their
+    credentials change (games.accounts.signals)."""
+    return f"credentials-{user_id}"
+
+
+def session_digest(session_key: str) -> str:
+    """How a signed-out session is named to its sockets (never its key)."""
+    return hashlib.sha256(session_key.encode()).hexdigest()
+
+
+def _credential_holds(scope) -> bool:
+    """Whether the socket's credential still signs in its user: its token
+    not revoked, its session not signed out nor made stale by a new password,
+    the account active. A guest's socket has none to lose."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return True
+    if scope.get("credential") == "token":
+        tokens = _token_class()().get_model().objects
+        return tokens.filter(pk=scope.get("token"), user_id=user.pk, user__is_active=True).exists()
+    session = scope.get("session")
+    if session is None or session.session_key is None:
+        return False
+    fresh = import_module(settings.SESSION_ENGINE).SessionStore(session.session_key)
+    # Django's own reading of a request's session: the backend, the password's hash, the account active.
+    return auth.get_user(SimpleNamespace(session=fresh)).pk == user.pk
+
+
+credential_holds = database_sync_to_async(_credential_holds, thread_sensitive=False)
 
 
 def _token_in_header(value: str) -> str:
@@ -140,7 +179,10 @@ class SocketCredentials:
       WebSocket API cannot set headers), else it is closed with 4403 (another
       site's page) or 4401.
 
-    ``scope["credential"]`` says which: "token" or "session".
+    ``scope["credential"]`` says which: "token" (``scope["token"]`` is the
+    token's id) or "session". A socket's credential is checked again before
+    each of its actions, and whenever its user's credentials change
+    (:meth:`LiveConsumer.credentials_changed`).
     """
 
     def __init__(self, app):
@@ -150,10 +192,10 @@ class SocketCredentials:
     async def __call__(self, scope, receive, send):
         authorization = _header(scope, b"authorization")
         if authorization is not None:
-            user = await user_for_token(_token_in_header(authorization))
-            if user is None:
+            credentials = await token_credentials(_token_in_header(authorization))
+            if credentials is None:
                 return await _accept_and_close(receive, send, CLOSE_NOT_SIGNED_IN, "invalid token")
-            return await self.app({**scope, "user": user, "credential": "token"}, receive, send)
+            return await self.app({**scope, **credentials}, receive, send)
         if origin_allowed(scope):
             return await self.with_session({**scope, "credential": "session"}, receive, send)
         return await self._first_message_auth(scope, receive, send)
@@ -180,8 +222,8 @@ class SocketCredentials:
             content = None
         if not isinstance(content, dict) or content.get("action") != "auth":
             return await _close(send, *refusal)
-        user = await user_for_token(content.get("token"))
-        if user is None:
+        credentials = await token_credentials(content.get("token"))
+        if credentials is None:
             return await _close(send, CLOSE_NOT_SIGNED_IN, "invalid token")
         # The consumer starts as on any other socket; it is open already.
         replay = [{"type": "websocket.connect"}]
@@ -193,7 +235,7 @@ class SocketCredentials:
             if message["type"] != "websocket.accept":
                 await send(message)
 
-        await self.app({**scope, "user": user, "credential": "token"}, receive_after, send_after)
+        await self.app({**scope, **credentials}, receive_after, send_after)
 
 
 class CloseWhenServiceDown:
@@ -271,6 +313,41 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         logger.error("a message on %s failed", self.scope.get("path"), exc_info=error)
         await self.send_json({"type": "refused", "code": "server_error", "message": "the server could not do that"})
+
+    async def follow_credentials(self):
+        """Join the group told when the signed-in user's credentials change
+        (none for a guest); call once the socket is accepted."""
+        user = self.scope.get("user")
+        self.credentials_group = credentials_group(user.pk) if user is not None and user.is_authenticated else None
+        if self.credentials_group is not None:
+            await self.channel_layer.group_add(self.credentials_group, self.channel_name)
+
+    async def unfollow_credentials(self):
+        if getattr(self, "credentials_group", None) is not None:
+            await self.channel_layer.group_discard(self.credentials_group, self.channel_name)
+
+    async def credentials_changed(self, event):
+        """The user's credentials changed somewhere: close if this socket's
+        no longer holds. A sign-out names its session, which Django deletes
+        only after telling: its sockets close without asking."""
+        session = self.scope.get("session") if self.scope.get("credential") == "session" else None
+        signed_out = event.get("signed_out")
+        if (
+            signed_out
+            and session is not None
+            and session.session_key
+            and session_digest(session.session_key) == signed_out
+        ):
+            await self.close(code=CLOSE_NOT_SIGNED_IN, reason="signed out: sign in again")
+            return
+        await self.still_signed_in()
+
+    async def still_signed_in(self) -> bool:
+        """Whether the socket's credential still holds; if not, it is closed with 4401."""
+        if await credential_holds(self.scope):
+            return True
+        await self.close(code=CLOSE_NOT_SIGNED_IN, reason="signed out: sign in again")
+        return False
 
     async def refuse(self, code: int, reason: str):
         """Accept, then close with ``code`` and ``reason``: a refused handshake

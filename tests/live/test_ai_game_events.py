@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from games.play import services
 from games.play.players import GUEST_SESSION_KEY, Player
 from games.routing import websocket_urlpatterns
+from tests.live.players import signed_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +41,7 @@ async def _next_move(socket):
 async def test_a_spectator_hears_the_move_and_the_ais_reply_together():
     alice, watcher, game = await _players_and_game()
     socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-    socket.scope["user"] = watcher
+    socket.scope.update(await signed_in(watcher))
     connected, _ = await socket.connect()
     assert connected
     assert (await socket.receive_json_from())["type"] == "state"

@@ -16,7 +16,7 @@ from games.play import chat_services, offers, services
 from games.play.players import Player
 from games.routing import websocket_urlpatterns
 from tests.live.asyncapi import DOCUMENT_PATH, check_received, document, messages, validator
-from tests.live.players import alice_and_bob_in_a_game
+from tests.live.players import alice_and_bob_in_a_game, signed_in
 
 application = URLRouter(websocket_urlpatterns)
 
@@ -82,7 +82,7 @@ def _a_game_and_carol():
 
 async def _socket(user, path):
     communicator = WebsocketCommunicator(application, path)
-    communicator.scope["user"] = user
+    communicator.scope.update(await signed_in(user))
     connected, _ = await communicator.connect()
     assert connected
     return communicator

@@ -12,7 +12,7 @@ from games.play import chat_services
 from games.play.chat_models import ChatMessage
 from games.play.players import Player
 from games.routing import websocket_urlpatterns
-from tests.live.players import alice_and_bob_in_a_game
+from tests.live.players import alice_and_bob_in_a_game, signed_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def _mute(game, user):
 
 async def _connect(user, game):
     communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
-    communicator.scope["user"] = user
+    communicator.scope.update(await signed_in(user))
     connected, _ = await communicator.connect()
     assert connected
     assert (await communicator.receive_json_from())["type"] == "state"

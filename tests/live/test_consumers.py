@@ -15,7 +15,7 @@ from games.play import services
 from games.play.models import Move
 from games.play.players import Player
 from games.routing import websocket_urlpatterns
-from tests.live.players import alice_and_bob_in_a_game, game_between
+from tests.live.players import alice_and_bob_in_a_game, game_between, signed_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +24,7 @@ application = URLRouter(websocket_urlpatterns)
 
 async def _connect(user, path):
     communicator = WebsocketCommunicator(application, path)
-    communicator.scope["user"] = user
+    communicator.scope.update(await signed_in(user) if user.is_authenticated else {"user": user})
     connected, code = await communicator.connect()
     return communicator, connected, code
 

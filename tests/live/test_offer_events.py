@@ -12,7 +12,7 @@ from games.lobby import services as lobby_services
 from games.play import offers, services
 from games.play.players import Player
 from games.routing import websocket_urlpatterns
-from tests.live.players import game_between
+from tests.live.players import game_between, signed_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def _do(action, game, user, **kwargs):
 
 async def _listening(user, game):
     communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
-    communicator.scope["user"] = user
+    communicator.scope.update(await signed_in(user))
     connected, _ = await communicator.connect()
     assert connected
     assert (await communicator.receive_json_from())["type"] == "state"

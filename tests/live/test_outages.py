@@ -25,7 +25,7 @@ from games.play import services
 from games.play.players import Player
 from games.routing import websocket_urlpatterns
 from games.serving.sockets import CLOSE_SERVICE_UNAVAILABLE, CloseWhenServiceDown
-from tests.live.players import alice_and_bob_in_a_game
+from tests.live.players import alice_and_bob_in_a_game, signed_in
 from tttsite.settings import redis_channel_layer
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -96,7 +96,7 @@ async def test_the_database_down_inside_the_consumer_closes_the_socket_with_4503
     communicator = WebsocketCommunicator(
         CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/"
     )
-    communicator.scope["user"] = alice  # signed in already: the consumer's own query is the first
+    communicator.scope.update(await signed_in(alice))  # signed in already: the consumer's own query is the first
     with mock.patch.object(BaseDatabaseWrapper, "ensure_connection", side_effect=OperationalError("refused")):
         await _closed_with_4503(communicator)
 
@@ -106,7 +106,7 @@ async def test_other_failures_are_not_dressed_up_as_outages():
     communicator = WebsocketCommunicator(
         CloseWhenServiceDown(URLRouter(websocket_urlpatterns)), f"/ws/games/{game.pk}/"
     )
-    communicator.scope["user"] = alice
+    communicator.scope.update(await signed_in(alice))
     with mock.patch("games.play.consumers.GameConsumer._state", side_effect=RuntimeError("a bug")):
         with pytest.raises(RuntimeError, match="a bug"):
             await communicator.connect(timeout=5)

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 
 from games.lobby import pairing_services
 from games.routing import websocket_urlpatterns
+from tests.live.players import signed_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +31,7 @@ async def test_the_waiting_player_hears_they_are_paired_with_the_game_s_address(
     alice, bob = await _players()
     waiting = await _ask(alice)
     socket = WebsocketCommunicator(application, "/ws/lobby/")
-    socket.scope["user"] = alice
+    socket.scope.update(await signed_in(alice))
     connected, _ = await socket.connect()
     assert connected and (await socket.receive_json_from())["type"] == "ready"
 

@@ -22,7 +22,7 @@ from games.play import live, services
 from games.play.players import Player
 from games.routing import websocket_urlpatterns
 from tests.conftest import BASE_DIR
-from tests.live.players import alice_and_bob_in_a_game
+from tests.live.players import alice_and_bob_in_a_game, signed_in
 from tttsite.settings import redis_channel_layer
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -45,7 +45,7 @@ _game = database_sync_to_async(alice_and_bob_in_a_game)
 async def _socket_on(game, user) -> WebsocketCommunicator:
     """``user``'s socket on ``game``, open, its first message (the state) read."""
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-    communicator.scope["user"] = user
+    communicator.scope.update(await signed_in(user))
     connected, _ = await communicator.connect()
     assert connected
     assert (await communicator.receive_json_from())["type"] == "state"
