@@ -7,6 +7,7 @@ printed to the console, plain http on 127.0.0.1.
 
 import os
 from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -226,6 +227,17 @@ LOGOUT_REDIRECT_URL = "games:home"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tttsite <noreply@localhost>")
+# Django's SMTP backend (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", False)
+
+# Who hears of a server error: "Ann <ann@example.com>, bob@example.com". Each
+# error is mailed to them through Django's own logging (LOGGING below).
+ADMINS = [(name, address) for name, address in getaddresses([os.environ.get("ADMINS", "")]) if address]
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -434,14 +446,41 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        # A stopped database or Redis answers every request with 503: /readyz/
+        # is the alarm for that, not a mail per request.
+        "not_an_outage": {"()": "games.serving.outages.NotAnOutage"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "not_an_outage"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
-        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL, "propagate": False},
+        # The site's own errors (a socket's failed message, the worker's) are mailed too, and printed by root.
+        "games": {"handlers": ["mail_admins"], "level": LOG_LEVEL},
         # django-axes says a lot at INFO (its banner on every start, each step
         # of every sign-in); its warnings (failures, lockouts) still show.
         "axes": {"level": "WARNING"},
     },
 }
+
+# Optional error reports to Sentry, through sentry-sdk's Django integration.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration()],
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )

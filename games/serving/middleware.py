@@ -56,6 +56,7 @@ def service_unavailable(request, error: BaseException, service: str) -> HttpResp
         request.path,
         client_address(request),
         outages.describe(error),
+        extra=outages.OUTAGE,
     )
     response = _refusal(
         request,

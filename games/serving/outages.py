@@ -12,6 +12,8 @@ SQLite opens one per request), redis-py to Redis on the next command.
 
 from __future__ import annotations
 
+import logging
+
 from django.db.utils import InterfaceError, OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -47,3 +49,16 @@ def describe(error: BaseException) -> str:
     bury everything else in the log."""
     first_line = (str(error).strip().splitlines() or [""])[0]
     return f"{type(error).__module__}.{type(error).__qualname__}: {first_line}"
+
+
+class NotAnOutage(logging.Filter):
+    """A logging filter (settings.LOGGING) that lets through everything but
+    the lines about a stopped service: those logged with ``extra=OUTAGE``
+    and Django's own line for each 503 response."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(record, "outage", False) and getattr(record, "status_code", None) != 503
+
+
+#: The ``extra`` of a log line about a stopped service.
+OUTAGE = {"outage": True}

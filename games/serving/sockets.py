@@ -273,6 +273,7 @@ class CloseWhenServiceDown:
                 scope.get("path"),
                 CLOSE_SERVICE_UNAVAILABLE,
                 outages.describe(error),
+                extra=outages.OUTAGE,
             )
             if not accepted:
                 await send({"type": "websocket.accept"})
@@ -307,7 +308,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if service is not None:
             path = self.scope.get("path")
             logger.error(
-                "%s is down, closing %s with %d: %s", service, path, CLOSE_SERVICE_UNAVAILABLE, outages.describe(error)
+                "%s is down, closing %s with %d: %s",
+                service,
+                path,
+                CLOSE_SERVICE_UNAVAILABLE,
+                outages.describe(error),
+                extra=outages.OUTAGE,
             )
             await self.close(code=CLOSE_SERVICE_UNAVAILABLE)
             return
