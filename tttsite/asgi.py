@@ -22,17 +22,18 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.serving.bodies import LimitRequestBody  # noqa: E402
-from games.serving.sockets import CloseWhenServiceDown, SocketCredentials  # noqa: E402
+from games.serving.sockets import CloseWhenServiceDown, SocketCredentials, SocketLimits  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # Bodies over the limit, chunked or not, are refused before Django
         # reads (and spools) them.
         "http": LimitRequestBody(django_application),
-        # Outside the token, session and user lookup: a stopped database or
+        # Outermost, the caps on sockets per address and frames per socket;
+        # outside the token, session and user lookup, a stopped database or
         # Redis closes the socket with 4503 wherever it is noticed. Who may
         # connect, from which origin: games/serving/sockets.py.
-        "websocket": CloseWhenServiceDown(SocketCredentials(URLRouter(websocket_urlpatterns))),
+        "websocket": SocketLimits(CloseWhenServiceDown(SocketCredentials(URLRouter(websocket_urlpatterns)))),
     }
 )
 

@@ -188,6 +188,11 @@ def redis_channel_layer(url):
 # on PostgreSQL; more only wait for Python's interpreter lock beside the
 # event loop, which then answers every socket later.
 SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "4"))
+# Sockets one address may hold open in one server process, and the frames a
+# socket may send a second (so many at once): past either, closed with 4429.
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "100"))
+SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "5"))
+SOCKET_FRAME_BURST = int(os.environ.get("SOCKET_FRAME_BURST", "20"))
 
 # Live games: moves are pushed to the browsers over WebSockets through a
 # channel layer. Without REDIS_URL it lives in the server's memory (one

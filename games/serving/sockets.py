@@ -14,6 +14,8 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
+from collections import Counter
 from importlib import import_module
 from types import SimpleNamespace
 from urllib.parse import urlsplit
@@ -30,6 +32,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.settings import api_settings
 
 from games.serving import outages
+from games.serving.clients import client_address
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +44,8 @@ CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_FORBIDDEN_ORIGIN = 4403
 # No such game.
 CLOSE_NO_SUCH_GAME = 4404
+# Too many sockets open from one address, or too many messages on one socket.
+CLOSE_TOO_MANY = 4429
 # Redis (the channel layer) or the database stopped: the page reloads what it
 # shows every few seconds instead, and keeps trying to reconnect.
 CLOSE_SERVICE_UNAVAILABLE = 4503
@@ -236,6 +241,75 @@ class SocketCredentials:
                 await send(message)
 
         await self.app({**scope, **credentials}, receive_after, send_after)
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, then ``per_second``."""
+
+    def __init__(self, burst: int, per_second: float):
+        self.burst, self.per_second = burst, per_second
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+#: Sockets open in this process, by client address.
+_open_by_address: Counter[str] = Counter()
+
+
+def scope_address(scope) -> str:
+    """The client's address, worked out as for a request (games.serving.clients)."""
+    client = scope.get("client") or ("", 0)
+    meta = {"REMOTE_ADDR": client[0] or "", "HTTP_X_FORWARDED_FOR": _header(scope, b"x-forwarded-for") or ""}
+    return client_address(SimpleNamespace(META=meta))
+
+
+class SocketLimits:
+    """ASGI middleware, outermost on the WebSocket stack (tttsite/asgi.py):
+    at most settings.SOCKETS_PER_ADDRESS sockets open from one address in a
+    server process, and settings.SOCKET_FRAMES_PER_SECOND frames a second on
+    one socket (settings.SOCKET_FRAME_BURST at once); past either the socket
+    is closed with 4429. A client that went away while the site still had
+    something to send is one line in the log, not a traceback."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        address = scope_address(scope)
+        if _open_by_address[address] >= settings.SOCKETS_PER_ADDRESS:
+            return await _accept_and_close(receive, send, CLOSE_TOO_MANY, "too many sockets from your address")
+        _open_by_address[address] += 1
+        bucket = Bucket(settings.SOCKET_FRAME_BURST, settings.SOCKET_FRAMES_PER_SECOND)
+
+        async def receive_within_rate():
+            message = await receive()
+            if message["type"] == "websocket.receive" and not bucket.take():
+                await send_while_connected(
+                    {"type": "websocket.close", "code": CLOSE_TOO_MANY, "reason": "too many messages: slow down"}
+                )
+                return {"type": "websocket.disconnect", "code": CLOSE_TOO_MANY}
+            return message
+
+        async def send_while_connected(message):
+            try:
+                await send(message)
+            except OSError as error:  # uvicorn's ClientDisconnected: the client has gone
+                logger.info("%s from %s went away before %s: %s", scope.get("path"), address, message["type"], error)
+
+        try:
+            await self.app(scope, receive_within_rate, send_while_connected)
+        finally:
+            _open_by_address[address] -= 1
+            if _open_by_address[address] <= 0:
+                del _open_by_address[address]
 
 
 class CloseWhenServiceDown:
