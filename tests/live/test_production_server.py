@@ -30,7 +30,9 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from games.accounts.models import ApiToken
 from games.accounts.services import api_token_create
+from games.play.models import Move
 from tests.live.players import alice_and_bob_in_a_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -193,6 +195,66 @@ def test_an_api_client_plays_over_a_socket_with_its_token_and_hears_why_one_is_c
         with pytest.raises(ConnectionClosed) as closed:
             anonymous.recv(timeout=10)
     assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4401, "sign in to follow a game between people")
+
+
+def _page_form_token(base: str, cookie: str) -> tuple[str, str]:
+    """A signed-in page's CSRF token and the cookie that goes with it."""
+    with urllib.request.urlopen(urllib.request.Request(f"http://{base}/account/", headers={"Cookie": cookie})) as page:
+        html = page.read().decode()
+        csrf_cookie = re.search(r"csrftoken=([^;]+)", page.headers.get("Set-Cookie", "")).group(1)
+    form_token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    return form_token, f"{cookie}; csrftoken={csrf_cookie}"
+
+
+def test_signing_out_on_one_worker_closes_that_sessions_socket_on_the_other(workers):
+    alice, _, game = alice_and_bob_in_a_game()
+    cookie = session_cookie(alice)
+    first, second = workers
+    headers = {"Cookie": cookie, "Origin": f"http://{second}"}
+    with connect(f"ws://{second}/ws/games/{game.pk}/", additional_headers=headers) as page_socket:
+        assert receive(page_socket, "state")["side"] == "X"
+        form_token, cookies = _page_form_token(first, cookie)
+        logout = urllib.request.Request(
+            f"http://{first}/accounts/logout/",
+            data=f"csrfmiddlewaretoken={form_token}".encode(),
+            headers={
+                "Cookie": cookies,
+                "Origin": f"http://{first}",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+            method="POST",
+        )
+        opener = urllib.request.build_opener(NoRedirect)
+        assert opener.open(logout, timeout=10).status == 302
+        started = time.monotonic()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                page_socket.recv(timeout=5)
+    assert time.monotonic() - started < 1.0
+    assert closed.value.rcvd.code == 4401 and "signed out" in closed.value.rcvd.reason
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+    def http_error_302(self, request, response, code, message, headers):
+        return response
+
+
+def test_a_move_on_a_socket_whose_token_was_revoked_is_refused_by_the_server(workers):
+    alice, _, game = alice_and_bob_in_a_game()
+    token = api_token_create(user=alice)
+    first, _ = workers
+    with connect(f"ws://{first}/ws/games/{game.pk}/", additional_headers={"Authorization": f"Token {token}"}) as api:
+        assert receive(api, "state")["side"] == "X"
+        ApiToken.objects.filter(user=alice).delete()  # from here: no worker hears of it
+        api.send(json.dumps({"action": "move", "cell": 4, "ply": 0}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                api.recv(timeout=10)
+    assert closed.value.rcvd.code == 4401
+    assert not Move.objects.filter(game=game).exists()
 
 
 def test_static_files_are_hashed_compressed_and_cached_for_ever(workers, collected_static):
