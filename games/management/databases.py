@@ -1,9 +1,10 @@
-"""PostgreSQL's own tools, run against a Django connection's database."""
+"""Copying a whole database: SQLite's online backup, PostgreSQL's own tools."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 
 from django.core.management.base import CommandError
@@ -25,3 +26,17 @@ def postgresql_command(connection, command: list[str], *, what: str) -> None:
     run = subprocess.run([*command, *where], env=env, capture_output=True, text=True)
     if run.returncode != 0:
         raise CommandError(f"{what} failed: {run.stderr.strip()}")
+
+
+def sqlite_copy(source: str, target: str) -> None:
+    """Copy the SQLite database at ``source`` over the one at ``target``
+    with SQLite's online backup: consistent however many writes ``source``
+    takes meanwhile."""
+    reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    writing = sqlite3.connect(target)
+    try:
+        with writing:
+            reading.backup(writing)
+    finally:
+        writing.close()
+        reading.close()

@@ -15,6 +15,7 @@ from games.play.models import Game, Move
 from games.play.players import Player
 from games.stats.models import PlayerStats
 from tests.factories import time_passes
+from tests.races import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -172,28 +173,8 @@ def _finished(alice, bob):
 
 
 def _at_once(*calls):
-    """Run ``calls`` at the same moment, each in its own thread and connection:
-    what each returned, or the refusal's code."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            outcomes[index] = call()
-        except (MoveRefused, ChallengeRefused) as refusal:
-            outcomes[index] = refusal.code
-        except Exception as error:  # noqa: BLE001 - anything else would be a server error
-            outcomes[index] = repr(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    """Each call's result, or the code of its refusal."""
+    return [r.code if isinstance(r, (MoveRefused, ChallengeRefused)) else r for r in at_once(*calls)]
 
 
 def _offer(game, user):

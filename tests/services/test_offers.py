@@ -1,15 +1,13 @@
 """Draw offers and takebacks through the services: what is stored, what is
 refused (and then nothing stored changes), and answers racing each other or a move."""
 
-import threading
 from datetime import timedelta
 from functools import partial
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
-from games.errors import GameError, MoveRefused, NotAPlayer
+from games.errors import GameError, MoveRefused
 from games.lobby import services as lobby_services
 from games.play import offers, services
 from games.play.integrity import verify_games
@@ -17,6 +15,7 @@ from games.play.models import Game, Move
 from games.play.players import Player
 from games.stats.models import PlayerStats
 from tests.factories import stopped_before_the_ai_replied
+from tests.races import at_once, refusal_codes
 
 pytestmark = pytest.mark.django_db
 
@@ -382,29 +381,8 @@ def test_an_ai_reply_thought_out_before_a_takeback_is_not_stored_after_it(alice,
 
 
 def _race(*calls):
-    """Run ``calls`` at the same moment, each in its own thread and connection:
-    what each returned ("ok") or the refusal's code, in order."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            call()
-            outcomes[index] = "ok"
-        except (MoveRefused, NotAPlayer) as refusal:
-            outcomes[index] = refusal.code
-        except Exception as error:  # noqa: BLE001 - anything else would be a server error
-            outcomes[index] = repr(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    """Run ``calls`` at the same moment: what each returned ("ok") or the refusal's code, in order."""
+    return refusal_codes(at_once(*calls))
 
 
 @pytest.mark.django_db(transaction=True)

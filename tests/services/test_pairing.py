@@ -3,12 +3,10 @@ the same, of about the same rating; the range widens as people wait.
 
 Times are passed to the services explicitly (``now``): nothing here sleeps."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
 from django.utils import timezone
 
 from games.errors import InvalidInput, NotAPlayer, PairingRefused
@@ -16,6 +14,7 @@ from games.lobby import pairing_services as pairing
 from games.lobby.models import PairingPool, PairingRequest
 from games.play.models import Game
 from games.stats.models import PlayerStats
+from tests.races import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -263,29 +262,6 @@ def test_checking_in_after_expiry_says_so_and_pairs_nobody(user, bob):
 # -- racing ----------------------------------------------------------------------------------
 
 
-def _at_once(*calls):
-    """Run each call in a thread of its own, released together; their results
-    (or the exceptions they raised), in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # noqa: BLE001 - what went wrong is the test's business
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
-
-
 def _afresh(round_: int = 0):
     """Nothing waiting; every other round no pools either, so that the players
     race to make the pool too (which alone would serialise them on PostgreSQL,
@@ -305,7 +281,7 @@ def test_two_players_pressing_play_at_once_make_exactly_one_game(django_user_mod
     bob = django_user_model.objects.create_user("bob", password="x")
     for round_ in range(ROUNDS):
         _afresh(round_)
-        results = _at_once(
+        results = at_once(
             lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="1+0")[0],
             lambda: pairing.pairing_request(player=bob, variant="3x3", time_control="1+0")[0],
         )
@@ -321,9 +297,7 @@ def test_six_players_at_once_make_three_games_each_player_in_one(django_user_mod
     players = [django_user_model.objects.create_user(f"player{i}", password="x") for i in range(6)]
     for round_ in range(6):
         _afresh(round_)
-        _at_once(
-            *(lambda p=p: pairing.pairing_request(player=p, variant="4x4", time_control="5+3")[0] for p in players)
-        )
+        at_once(*(lambda p=p: pairing.pairing_request(player=p, variant="4x4", time_control="5+3")[0] for p in players))
         games = list(Game.objects.all())
         assert len(games) == 3
         seats = [seat for game in games for seat in (game.x_player_id, game.o_player_id)]
@@ -339,7 +313,7 @@ def test_cancelling_while_someone_presses_play_never_leaves_a_cancelled_player_i
     for round_ in range(ROUNDS):
         _afresh(round_)
         waiting = pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")[0]
-        cancel, play = _at_once(
+        cancel, play = at_once(
             lambda pk=waiting.pk: pairing.pairing_cancel(player=alice, request_id=pk),
             lambda: pairing.pairing_request(player=bob, variant="3x3", time_control="3+2")[0],
         )
@@ -359,7 +333,7 @@ def test_one_player_asking_for_two_games_at_once_waits_for_one(django_user_model
     alice = django_user_model.objects.create_user("alice", password="x")
     for round_ in range(ROUNDS):
         _afresh(round_)
-        results = _at_once(
+        results = at_once(
             lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")[0],
             lambda: pairing.pairing_request(player=alice, variant="5x5", time_control="10+5")[0],
         )
@@ -374,7 +348,7 @@ def test_one_player_asking_for_the_same_game_three_times_at_once_makes_one_reque
     alice = django_user_model.objects.create_user("alice", password="x")
     for round_ in range(ROUNDS):
         _afresh(round_)
-        results = _at_once(*[lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")] * 3)
+        results = at_once(*[lambda: pairing.pairing_request(player=alice, variant="3x3", time_control="3+2")] * 3)
         assert all(isinstance(result, tuple) for result in results), results
         assert {request.pk for request, _ in results} == {PairingRequest.objects.get().pk}
         assert sorted(created for _, created in results) == [False, False, True]

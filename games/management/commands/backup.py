@@ -7,12 +7,10 @@ consistent snapshot), which ``manage.py restore`` reads back.
 
 from __future__ import annotations
 
-import sqlite3
-
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from games.management.databases import postgresql_command
+from games.management.databases import postgresql_command, sqlite_copy
 
 
 class Command(BaseCommand):
@@ -25,14 +23,7 @@ class Command(BaseCommand):
     def handle(self, *args, file: str, database: str, **options):
         connection = connections[database]
         if connection.vendor == "sqlite":
-            source = sqlite3.connect(connection.settings_dict["NAME"])
-            target = sqlite3.connect(file)
-            try:
-                with target:
-                    source.backup(target)
-            finally:
-                target.close()
-                source.close()
+            sqlite_copy(connection.settings_dict["NAME"], file)
         elif connection.vendor == "postgresql":
             postgresql_command(
                 connection, ["pg_dump", "--format=custom", "--no-owner", f"--file={file}"], what="pg_dump"

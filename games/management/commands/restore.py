@@ -7,14 +7,13 @@ command fails if one disagrees with what is stored about it.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from games.management.databases import postgresql_command
+from games.management.databases import postgresql_command, sqlite_copy
 
 
 class Command(BaseCommand):
@@ -30,14 +29,7 @@ class Command(BaseCommand):
         connection = connections[database]
         connection.close()
         if connection.vendor == "sqlite":
-            source = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
-            target = sqlite3.connect(connection.settings_dict["NAME"])
-            try:
-                with target:
-                    source.backup(target)
-            finally:
-                target.close()
-                source.close()
+            sqlite_copy(file, connection.settings_dict["NAME"])
         elif connection.vendor == "postgresql":
             postgresql_command(
                 connection,
