@@ -1,11 +1,9 @@
 """Quick pairing through the API: ask (POST), look (GET), stop waiting (DELETE)."""
 
 import re
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -14,6 +12,7 @@ from games.lobby.models import PairingRequest
 from games.play.models import Game
 from games.stats.models import PlayerStats
 from tests.api.conftest import assert_error, client_for, stored
+from tests.races import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -154,21 +153,9 @@ def test_a_browser_session_cancels_only_with_the_csrf_token(alice, as_alice):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_request_sent_three_times_at_once_is_made_once_and_kept_twice(alice):
-    barrier = threading.Barrier(3)
-    statuses = []
-
     def ask():
-        try:
-            barrier.wait()
-            response = client_for(alice).post("/api/pairing/", {"board": "3x3", "time_control": "3+2"}, format="json")
-            statuses.append(response.status_code)
-        finally:
-            connection.close()
+        return client_for(alice).post("/api/pairing/", {"board": "3x3", "time_control": "3+2"}, format="json")
 
-    threads = [threading.Thread(target=ask) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    statuses = [response.status_code for response in at_once(ask, ask, ask)]
     assert sorted(statuses) == [200, 200, 201]
     assert PairingRequest.objects.count() == 1
