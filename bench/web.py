@@ -545,6 +545,10 @@ def site_environment(args, database: Database, port: int) -> dict:
         # API budget would stop them long before the server is busy.
         API_RATE_USER="1000000/min",
         API_RATE_ANON="1000000/min",
+        # All from one address, and each socket sending moves as fast as it is answered.
+        SOCKETS_PER_ADDRESS="100000",
+        SOCKET_FRAMES_PER_SECOND="100000",
+        SOCKET_FRAME_BURST="100000",
     )
     if args.workers:
         env["WORKERS"] = str(args.workers)
