@@ -577,9 +577,13 @@ def server_environment(args, kind: str) -> dict:
         PORT=str(args.port),
         LOG_LEVEL="WARNING",
         # Bots play faster than people: the per-user API rate limit would
-        # stop them long before the server is busy.
+        # stop them long before the server is busy. Every player is on one
+        # address, which the per-address socket cap would stop at a hundred.
         API_RATE_USER="1000000/min",
         API_RATE_ANON="1000000/min",
+        SOCKETS_PER_ADDRESS="100000",
+        SOCKET_FRAMES_PER_SECOND="100000",
+        SOCKET_FRAME_BURST="100000",
     )
     if args.workers:
         env["WORKERS"] = str(args.workers)
