@@ -161,13 +161,11 @@ def _abort(game: Game, now=None) -> None:
 
 
 def _end_on_time(game: Game, now) -> None:
-    """The side to move in a locked game ran out of time at its deadline. Before
-    its first move that aborts the game; after, it loses, or the game is drawn
-    if the other side could no longer make a line however the game went on."""
+    """The side to move in a locked game ran out of time at its deadline: it
+    loses, or the game is drawn if the other side could no longer make a line
+    however the game went on. Before its first move (before both sides have
+    moved) :func:`_finish` aborts the game instead."""
     side = engine.side_to_move(game.move_count)
-    if not clocks.has_moved(game.move_count, side):
-        _abort(game, now)
-        return
     if game.has_clock:
         setattr(game, "x_clock_ms" if side == "X" else "o_clock_ms", 0)
     winner = engine.other_side(side)
