@@ -9,7 +9,8 @@ public names of the parts that live beside it:
                                row; 4x4 and 5x5, four in a row) and the
                                immutable Board
     games/search/solver.py     the exact search and its depth-aware scores
-    games/search/book.py       the 5x5 opening book (``scripts/build_book``)
+    games/search/core.py       the search compiled (core.c), when it is built
+    games/search/tablebase.py  the 5x5 tablebase (``scripts/build_table``)
     games/search/registry.py   one solver per size, made on first use
     games/search/counts.py     what a textbook alpha-beta and a plain minimax
                                would visit, beside the engine's own count
@@ -23,8 +24,9 @@ public names of the parts that live beside it:
     games/search/fatalist.py   fatalist_examples: where ±1 scoring plays worse
 
 Every board is solved exactly: 3x3 by a table made at import, 4x4 and 5x5 by
-alpha-beta with a transposition table, and on 5x5 an opening book of solved
-positions near the start (``games.search.book``, built by ``scripts/build_book``).
+alpha-beta with a transposition table (compiled when the core is built), and
+on 5x5 a tablebase of every position up to six marks
+(``games.search.tablebase``, built by ``scripts/build_table``).
 """
 
 from games.rules import (

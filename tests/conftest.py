@@ -157,3 +157,12 @@ def engine_processes(settings):
     settings.ENGINE_SLOTS = 1
     yield
     pool.shut_down()
+
+
+@pytest.fixture
+def slow_engine_processes(engine_processes, monkeypatch, tmp_path):
+    """The engine's pool, its processes without the tablebase and the compiled
+    core: what an overloaded machine looks like, where an early 5x5 position
+    takes seconds to search (the processes start with this environment)."""
+    monkeypatch.setenv("ENGINE_CORE", "python")
+    monkeypatch.setenv("ENGINE_TABLEBASE", str(tmp_path / "no-tablebase.bin"))

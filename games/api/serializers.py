@@ -411,7 +411,8 @@ class EvaluationSerializer(serializers.Serializer):
 class SearchStatsSerializer(serializers.Serializer):
     nodes = serializers.IntegerField(
         help_text="Positions this search visited: alpha-beta with memory (transposition table, symmetries, "
-        "on 5x5 an opening book), so a position it already knows costs almost nothing."
+        "on 5x5 a tablebase of every position up to six marks), so a position it already knows costs almost "
+        "nothing."
     )
     seconds = serializers.FloatField(help_text="How long this search took.")
     depth = serializers.IntegerField(

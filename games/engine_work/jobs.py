@@ -5,7 +5,7 @@ engine's Analysis, Line and SearchTree pickle), so the pool
 (:mod:`games.engine_work.pool`) can run it in an engine process, where a long
 search holds no lock a page needs, and its answer can be kept in the cache.
 Each returns ``(answer, seconds of search)``: what the visitor is charged. A
-position the opening book answers costs next to nothing.
+position the 5x5 tablebase answers costs next to nothing.
 Like the engine, this module imports nothing from Django: an engine process
 imports it and the engine only.
 """

@@ -5,9 +5,9 @@ The analysis and the line share one time bound (``engine.DEFAULT_BUDGET``):
 the analysis first, with most of it, then the line with what is left (at most
 :data:`LINE_BUDGET`). On 3x3 the answer is a table look-up; on 4x4 and 5x5
 the search goes through the engine's queue (games/engine_work/), so the page
-may be told to ask again (EngineWorking) while it runs, and only early 5x5
-positions off the opening book come near the bound, where a cell or the line
-says "not solved in time" rather than guess.
+may be told to ask again (EngineWorking) while it runs. Every position is
+solved well within the bound; should an overloaded machine run past it, a
+cell or the line says "not solved in time" rather than guess.
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ from games.learn import explain
 ANALYSIS_SHARE = 0.6
 #: Seconds kept back from the budget for counting, drawing and sending the page.
 MARGIN = 0.3
-#: The most the line may take. From an early 5x5 position off the opening
-#: book even the whole budget proves only a move or two; a learner is better
-#: served by a quicker page that says where the proof stopped.
+#: The most the line may take; past it the line says where the proof stopped.
 LINE_BUDGET = 1.5
 
 

@@ -2,8 +2,10 @@
 
     solver.py     the exact search: alpha-beta with memory for 4x4 and 5x5, the
                   3x3 table made at import, the scores
-    book.py       the 5x5 opening book: solved positions near the start, built
-                  (and checked) with the solver by ``scripts/build_book``
+    core.py       the solver's search compiled (core.c), loaded with ctypes
+                  when it is built; the Python search otherwise
+    tablebase.py  the 5x5 tablebase: every position up to six marks, solved
+                  once by ``scripts/build_table`` and probed here
     registry.py   one solver per size, made on first use; the 5x5 one loads
                   the book
     counts.py     what a textbook alpha-beta and a plain minimax would visit

@@ -66,7 +66,7 @@ class SearchStats:
     """How much work a search did, beside what simpler searches would have done.
 
     ``nodes`` are the positions this search visited: alpha-beta with its memory
-    (transposition table, symmetry, on 5x5 the opening book), so a position it
+    (transposition table, symmetry, on 5x5 the tablebase), so a position it
     already knows costs almost nothing. ``textbook_nodes`` is what a textbook
     alpha-beta (no memory, cells in index order, a full window for each cell)
     visits for the same answer, and ``minimax_nodes`` what a plain minimax

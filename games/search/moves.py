@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from games.rules import Board, IllegalMoveError, completes_line
 from games.search.analysis import recalled
 from games.search.registry import solver_for
-from games.search.solver import BEST_3, ExactSolver, Timeout
+from games.search.solver import BEST_3, Timeout
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 START_MODES = ("centre", "random", "minimax")
@@ -32,20 +32,15 @@ def _perfect_move(board: Board, rng: random.Random, deadline: float | None = Non
 
     An analysis already made answers at once. Otherwise the position is solved
     once and the first cell, in random order, that keeps its score is played:
-    proving one good cell is far cheaper than proving all. On 5x5 the cell
-    the opening book plays is tried first, then the cells whose positions the
-    book knows, so the engine stays on the book's line while it can, whether
-    or not the position was analysed before. Past
-    ``deadline`` (perf_counter time), ``Timeout``.
+    proving one good cell is far cheaper than proving all. Past ``deadline``
+    (perf_counter time), ``Timeout``.
     """
     solver = solver_for(board._geo.size)
     known = recalled(board)
     cells = list(known.best_cells) if known is not None else board.legal_moves
     rng.shuffle(cells)
-    if solver.book:
-        cells.sort(key=lambda cell: _book_rank(solver, board, cell))
     if known is not None:
-        return cells[0]  # every one of them is best: the book's, if it has one
+        return cells[0]  # every one of them is best
     me, opp = board._mover_masks()
     with solver.lock:
         solver.deadline = deadline
@@ -56,17 +51,6 @@ def _perfect_move(board: Board, rng: random.Random, deadline: float | None = Non
         finally:
             solver.deadline = None
     raise AssertionError(f'no cell reaches the score of "{board}"')  # cannot happen: value is some cell's score
-
-
-def _book_rank(solver: ExactSolver, board: Board, cell: int) -> int:
-    """0 for the book's own move, 1 for a cell whose position the book knows, 2 otherwise."""
-    if board.ply + 1 > solver.book_plies:
-        return 2
-    me, opp = board._mover_masks()
-    key = solver.canonical(opp | (me | 1 << cell) << board._geo.cells)
-    if key in solver.book_line:
-        return 0
-    return 1 if key in solver.book else 2
 
 
 def _tactical_cells(board: Board) -> tuple[list[int], list[int]]:
@@ -95,7 +79,7 @@ _LEVEL_SKILL = {
 #: The one level that never loses, on every board.
 UNBEATABLE_LEVEL = "perfect"
 #: Seconds a weaker level looks for the perfect move before it settles for its
-#: own (only far from the 5x5 book does that take longer).
+#: own.
 WEAKER_LEVEL_BUDGET = 1.0
 
 

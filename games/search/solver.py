@@ -16,9 +16,13 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from games.rules import GEOMETRY, Board, Geometry, cells_of, completes_line
+
+if TYPE_CHECKING:
+    from games.search.core import CoreSearch
+    from games.search.tablebase import Tablebase
 
 WIN = 1000  # a win at ply p scores WIN - p; no game is longer than 25 plies
 PROVEN = WIN - 100  # any |score| above this is a proven win or loss
@@ -107,8 +111,12 @@ class ExactSolver:
     complete (too few moves left, or the other side can pair them off), and
     cells on no live line at all, of which one stands for all. Then a
     transposition table keyed by the position's canonical form keeps bounds
-    across calls, so a second question about a nearby position is almost free;
-    on 5x5 an opening book of solved positions answers near the start.
+    across calls, so a second question about a nearby position is almost free.
+
+    Given a ``tablebase`` (on 5x5, every position up to six marks, solved
+    once and shipped), a position it holds is a look-up. Given a ``core``
+    (``games.search.core``: this search compiled), the search runs there, with
+    the core's own memory; without one it runs in Python, with the same answers.
 
     Memory is bounded: past ``table_limit`` entries the table starts afresh.
     One search runs at a time (``lock``); ``deadline`` (a perf_counter time)
@@ -123,9 +131,8 @@ class ExactSolver:
     def __init__(
         self,
         geo: Geometry,
-        book: dict[int, int] | None = None,
-        book_line: frozenset[int] = frozenset(),
-        book_plies: int = -1,
+        tablebase: Tablebase | None = None,
+        core: CoreSearch | None = None,
         table_limit: int = 1_000_000,
     ):
         self.geo = geo
@@ -133,10 +140,9 @@ class ExactSolver:
         self.table_limit = table_limit
         self.nodes = 0
         self.deadline: float | None = None
-        self.book = book or {}
-        self.book_line = book_line
-        # Book keys are canonical, and only plies up to SYMMETRY_PLIES have one.
-        self.book_plies = min(book_plies, self.SYMMETRY_PLIES) if self.book else -1
+        self.tablebase = tablebase
+        self.tablebase_marks = tablebase.marks if tablebase is not None else -1
+        self.core = core
         self.lock = threading.RLock()
         self._pairings: dict[tuple[int, ...], bool] = {}
         self._sym_tables = _symmetry_tables(geo) if geo.size > 3 else []
@@ -164,9 +170,28 @@ class ExactSolver:
             answer = memo[key] = _has_pairing(key)
         return answer
 
-    def search(self, me: int, opp: int, alpha: int, beta: int, lines: Sequence[int] | None = None) -> int:
+    def search(self, me: int, opp: int, alpha: int, beta: int) -> int:
         """The exact score of the position for the mover if it lies in (alpha, beta);
-        otherwise a bound on the right side of the window."""
+        otherwise a bound on the right side of the window. The position must
+        not be finished."""
+        if (me | opp).bit_count() <= self.tablebase_marks:
+            self.nodes += 1
+            return self.tablebase.score(me, opp)
+        if self.core is None:
+            return self._search(me, opp, alpha, beta)
+        budget = None
+        if self.deadline is not None:
+            budget = self.deadline - time.perf_counter()
+            if budget <= 0:
+                raise Timeout
+        before = self.core.nodes
+        score = self.core.search(me, opp, alpha, beta, budget)
+        self.nodes += self.core.nodes - before
+        if score is None:
+            raise Timeout
+        return score
+
+    def _search(self, me: int, opp: int, alpha: int, beta: int, lines: Sequence[int] | None = None) -> int:
         self.nodes += 1
         if not self.nodes & 1023 and self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
@@ -179,10 +204,6 @@ class ExactSolver:
         first = -1
         raw = me | opp << geo.cells
         key = self.canonical(raw) if ply <= self.SYMMETRY_PLIES else raw
-        if ply <= self.book_plies:
-            known = self.book.get(key)
-            if known is not None:
-                return known
         packed = self.table.get(key)
         if packed is not None:
             t_lo = (packed & _BOUND_MASK) - INF
@@ -280,7 +301,7 @@ class ExactSolver:
         best = -INF
         best_cell = -1
         for cell in moves:
-            score = -self.search(opp, me | 1 << cell, -beta, -alpha, live)
+            score = -self._search(opp, me | 1 << cell, -beta, -alpha, live)
             if score > best:
                 best, best_cell = score, cell
                 if score > alpha:

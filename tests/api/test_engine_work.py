@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 URL = "/api/analyse/"
 #: Late 5x5 positions (from test_analyse.py), solved at once.
 LATE_5X5 = [".X..OO..OOO.X.X.OXXXXX.O.", ".X.X.OXOO.OO.XX.XOXO...X."]
-#: 5x5 positions off the opening book: each takes the engine seconds.
+#: Early 5x5 positions: each takes seconds to search without the tablebase and the core.
 SLOW_5X5 = ["X.......................O", "......X.....O.X.....O...."]
 
 
@@ -70,7 +70,7 @@ def test_a_search_is_202_at_once_then_the_answer(anon, engine_processes, monkeyp
     assert {int(c): v["outcome"] for c, v in answer["cells"].items()} == {c: e.outcome for c, e in expected.items()}
 
 
-def test_with_the_queue_full_the_api_answers_503_at_once(anon, settings, engine_processes):
+def test_with_the_queue_full_the_api_answers_503_at_once(anon, settings, slow_engine_processes):
     settings.ENGINE_QUEUE = 1
     assert_error(client_for(None).post(URL, {"board": SLOW_5X5[0]}), 202, "engine_working")
     started = time.monotonic()

@@ -127,11 +127,11 @@ def test_on_5x5_every_cell_is_the_referees(client, position):
 def test_a_cell_not_solved_in_time_says_so_and_is_never_a_guess(client, monkeypatch):
     from games.search import analysis, registry
 
-    monkeypatch.setattr(engine, "DEFAULT_BUDGET", 0.0)  # no time at all on a nearly empty 5x5
+    monkeypatch.setattr(engine, "DEFAULT_BUDGET", 0.0)  # no time at all (an overloaded machine)
     # As a fresh server process: nothing an earlier test searched is remembered.
     monkeypatch.setattr(registry, "_SOLVERS", {})
     analysis.forget()
-    html = page(client, "?board=XO" + "." * 23)
+    html = page(client, "?board=X.O.X.O.X.O..............")  # past the tablebase: a search
     texts = {cell["text"] for cell in cells_of(html) if cell["tag"] == "a"}
     assert "not solved in time" in texts
     assert texts <= {"not solved in time", "draw"} | {f"{side} wins in {n}" for side in "XO" for n in range(1, 24)}

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 ANALYSIS = reverse("games:analysis")
 #: 12 marks on 5x5, X (the guest) to move (as in test_play.py).
 LATE_5X5 = [13, 21, 5, 19, 6, 15, 1, 18, 11, 16, 17, 23]
-#: 5x5 positions off the opening book: each takes the engine seconds.
+#: Early 5x5 positions: each takes seconds to search without the tablebase and the core.
 SLOW_5X5 = ["X.......................O", "......X.....O.X.....O....", ".X.....................O."]
 
 
@@ -155,7 +155,7 @@ def _until_answered(get, seconds: float = 30.0):
         time.sleep(0.2)
 
 
-def test_a_slow_position_gets_a_working_page_at_once_then_its_analysis(client, engine_processes):
+def test_a_slow_position_gets_a_working_page_at_once_then_its_analysis(client, slow_engine_processes):
     started = time.monotonic()
     response = client.get(ANALYSIS, {"board": SLOW_5X5[0]})
     assert time.monotonic() - started < 1.0
@@ -169,7 +169,7 @@ def test_a_slow_position_gets_a_working_page_at_once_then_its_analysis(client, e
     assert "analysis__board" in answered.content.decode() or 'class="board' in answered.content.decode()
 
 
-def test_a_visitor_gets_two_searches_at_once_and_busy_beyond(client, engine_processes):
+def test_a_visitor_gets_two_searches_at_once_and_busy_beyond(client, slow_engine_processes):
     answers = [client.get(ANALYSIS, {"board": position}) for position in SLOW_5X5]
     assert [answer.status_code for answer in answers] == [202, 202, 503]
     assert "The engine is already searching 2 positions for you" in answers[2].content.decode()
@@ -179,7 +179,7 @@ def test_a_visitor_gets_two_searches_at_once_and_busy_beyond(client, engine_proc
     assert Client().get(ANALYSIS, {"board": "X..............O"}).status_code in (200, 202)
 
 
-def test_a_full_queue_is_busy_at_once(settings, engine_processes):
+def test_a_full_queue_is_busy_at_once(settings, slow_engine_processes):
     settings.ENGINE_QUEUE = 1
     assert Client().get(ANALYSIS, {"board": SLOW_5X5[0]}).status_code == 202
     started = time.monotonic()
