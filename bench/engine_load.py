@@ -6,8 +6,8 @@ Starts ``scripts/serve`` (of this checkout, or of ``--checkout DIR``) on
 ``--port``, or measures a site already running at ``--url``, and runs two
 measurements, one after the other:
 
-  (a) a guest opens slow 5x5 analysis pages one at a time (a new position
-      each time, off the opening book), following "the engine is working"
+  (a) a guest opens early 5x5 analysis pages one at a time (a new position
+      each time, the slowest kind for an engine without a tablebase), following "the engine is working"
       answers and any refusal's Retry-After, as a browser would, so it stays
       within its budget;
   (b) a signed-in player keeps 8 slow analysis pages in flight at once.
@@ -124,8 +124,8 @@ class Visitor:
 
 
 class SlowPositions:
-    """5x5 positions off the opening book, each new: one or two X and one O
-    on random cells. The engine cannot solve one in the page's time bound."""
+    """Early 5x5 positions, each new: one or two X and one O on random cells.
+    Without a tablebase the engine cannot solve one in the page's time bound."""
 
     def __init__(self, seed: int):
         self.rng, self.given, self.lock = random.Random(seed), set(), threading.Lock()
