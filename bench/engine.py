@@ -301,6 +301,7 @@ from games.engine import Board, analyse, principal_variation
 from games.search import tablebase
 from games.search.analysis import forget
 from games.search.registry import solver_for
+from bench.positions import random_position
 start = time.perf_counter()
 solver = solver_for(5)
 loaded = time.perf_counter() - start
@@ -309,28 +310,11 @@ analyse(cold)
 principal_variation(cold)
 first = time.perf_counter() - t0
 rng = random.Random({seed})
-
-
-def position(marks, clustered):
-    # A random unfinished position; a clustered one puts each mark beside an earlier one.
-    while True:
-        board = Board.empty(5)
-        while board.ply < marks and not board.is_game_over():
-            moves = board.legal_moves
-            if clustered and board.ply:
-                taken = [c for c in range(25) if str(board)[c] != "."]
-                near = [m for m in moves if any(abs(m // 5 - t // 5) <= 1 and abs(m % 5 - t % 5) <= 1 for t in taken)]
-                moves = near or moves
-            board = board.play(rng.choice(moves))
-        if not board.is_game_over():
-            return board
-
-
 rows = []
 for marks in range(1, 9):
     times, unsolved, cells = [], 0, 0
     for n in range({count}):
-        board = position(marks, clustered=n % 2 == 1)
+        board = random_position(rng, marks, clustered=n % 2 == 1)
         forget()  # no analysis remembered: each one searched (the solver keeps its memory, as a server does)
         t = time.perf_counter()
         found = analyse(board)

@@ -8,6 +8,7 @@ from collections import OrderedDict
 
 import pytest
 
+from bench.positions import random_position
 from games.engine import Board, analyse
 from games.rules import GEOMETRY
 from games.search import analysis, core, registry
@@ -15,25 +16,8 @@ from games.search.solver import INF, ExactSolver, Timeout
 
 
 def _positions(size: int, marks: int, count: int, seed: int, clustered: bool = False) -> list[Board]:
-    """Random unfinished positions; clustered ones put each mark next to an earlier one."""
     rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        board = Board.empty(size)
-        while board.ply < marks and not board.is_game_over():
-            moves = board.legal_moves
-            if clustered and board.ply:
-                taken = [cell for cell in range(size * size) if str(board)[cell] != "."]
-                near = [
-                    m
-                    for m in moves
-                    if any(abs(m // size - t // size) <= 1 and abs(m % size - t % size) <= 1 for t in taken)
-                ]
-                moves = near or moves
-            board = board.play(rng.choice(moves))
-        if not board.is_game_over():
-            out.append(board)
-    return out
+    return [random_position(rng, marks, clustered, size) for _ in range(count)]
 
 
 def _solvers(size: int) -> tuple[ExactSolver, ExactSolver]:

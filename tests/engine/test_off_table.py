@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.positions import random_position
 from games.engine import Board, analyse, principal_variation
 
 REFEREE = Path(__file__).with_name("referee.c")
@@ -36,26 +37,11 @@ def referee(tmp_path_factory):
     return outcome
 
 
-def _position(rng: random.Random, marks: int, clustered: bool) -> Board:
-    """A random unfinished position; a clustered one puts each mark beside an earlier one."""
-    while True:
-        board = Board.empty(5)
-        while board.ply < marks and not board.is_game_over():
-            moves = board.legal_moves
-            if clustered and board.ply:
-                taken = [cell for cell in range(25) if str(board)[cell] != "."]
-                near = [m for m in moves if any(abs(m // 5 - t // 5) <= 1 and abs(m % 5 - t % 5) <= 1 for t in taken)]
-                moves = near or moves
-            board = board.play(rng.choice(moves))
-        if not board.is_game_over():
-            return board
-
-
 @pytest.mark.parametrize("marks", range(1, 9))
 @pytest.mark.parametrize("clustered", [False, True], ids=["scattered", "clustered"])
 def test_every_cell_of_a_random_position_has_the_referees_outcome(referee, marks, clustered):
     rng = random.Random(marks * 2 + clustered)
-    board = _position(rng, marks, clustered)
+    board = random_position(rng, marks, clustered)
     found = analyse(board)
     assert found.exact, str(board)
     cells = list(found)
@@ -69,7 +55,7 @@ def test_every_cell_of_a_random_position_has_the_referees_outcome(referee, marks
 
 @pytest.mark.parametrize("marks", [2, 5, 7])
 def test_the_line_of_best_play_keeps_the_positions_outcome_to_the_end(referee, marks):
-    board = _position(random.Random(100 + marks), marks, clustered=True)
+    board = random_position(random.Random(100 + marks), marks, clustered=True)
     value = max(analyse(board).values(), key=lambda e: e.score)
     line = principal_variation(board)
     assert line.complete
