@@ -335,7 +335,7 @@ def random_position(rng: random.Random, least: int, most: int) -> tuple[int, int
     return sum(1 << c for c in cells[:nx]), sum(1 << c for c in cells[nx:])
 
 
-def verify(table: Tablebase, sample: int, seed: int = 0, least: int = 0) -> list[str]:
+def verify(table: Tablebase, sample: int, seed: int = 0, least: int = 5) -> list[str]:
     """Solve ``sample`` random positions of the table afresh with the Python
     search (no table, no compiled core, no memory) and return a line for each
     one whose value differs (none, for a good table). ``least`` is the fewest
@@ -365,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     check = commands.add_parser("verify", help="re-solve random positions without the table")
     check.add_argument("--sample", type=int, default=200)
     check.add_argument("--seed", type=int, default=0)
-    check.add_argument("--least", type=int, default=0, help="fewest marks of a position drawn (default 0)")
+    check.add_argument("--least", type=int, default=5, help="fewest marks of a position drawn (default 5)")
     check.add_argument("--table", type=Path, default=TABLE_PATH)
     args = parser.parse_args(argv)
     if args.command == "build":
