@@ -20,6 +20,8 @@ itself until the answer is ready (:mod:`games.learn.engine_pages`).
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -98,7 +100,20 @@ def analysis_context(link: positions.AnalysisLink, found: PositionAnalysis, base
         "empty_boards": [
             (label, base + positions.analysis_query(engine.Board.empty(size))) for size, label in EMPTY_BOARDS
         ],
+        **_tree_link(board),
     }
+
+
+def _tree_link(board: engine.Board) -> dict:
+    """The tree explorer's link for this position (``tree_url``), or why it
+    does not draw one (``tree_refused``); neither once the game is over."""
+    if board.is_game_over():
+        return {"tree_url": "", "tree_refused": ""}
+    try:
+        engine.check_searchable(board)
+    except ValueError as refusal:
+        return {"tree_url": "", "tree_refused": f"The step-by-step search is not drawn here: {refusal}."}
+    return {"tree_url": f"{reverse('games:tree')}?{urlencode({'board': str(board)})}", "tree_refused": ""}
 
 
 def _cells(link: positions.AnalysisLink, found: PositionAnalysis, base: str) -> list[dict]:

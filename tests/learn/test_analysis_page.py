@@ -277,3 +277,24 @@ def test_a_4x4_game_against_the_ai_links_with_its_empty_board(client_logged_in, 
 def test_a_game_between_people_in_progress_offers_no_analysis(client_logged_in, user, bob):
     game = human_game(user, bob, cells=[4])
     assert "Analyse this position" not in client_logged_in.get(game.get_absolute_url()).content.decode()
+
+
+def test_the_search_card_links_to_this_positions_tree_and_the_tree_draws_it(client):
+    html = page(client, "?board=X...O....")
+    link = re.search(r'<a href="([^"]+)" id="tree-link">See this position\'s search step by step</a>', html)
+    assert link, "no link to the tree explorer"
+    tree = client.get(html_lib.unescape(link.group(1)))
+    assert tree.status_code == 200
+    assert 'value="X...O...."' in tree.content.decode()  # the explorer's position box holds it
+
+
+def test_a_position_too_big_for_the_tree_says_how_many_moves_to_play_first(client):
+    html = page(client, "?board=" + "." * 16)
+    assert 'id="tree-link"' not in html
+    assert "The step-by-step search is not drawn here: this 4x4 position has 16 free cells" in text_of(html)
+    assert "so play 7 more moves first" in text_of(html)
+
+
+def test_a_finished_game_offers_no_tree(client):
+    html = page(client, "?board=XXXOO....")
+    assert 'id="tree-link"' not in html and 'id="tree-refused"' not in html

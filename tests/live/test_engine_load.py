@@ -1,7 +1,9 @@
 """The engine under load, with the site served as in production: granian's
 WSGI worker in a few threads (the options scripts/serve gives it), DEBUG
 off, the engine's searches in their pool of processes (ENGINE_PROCESSES, on
-in production), the test database and a Redis database of its own.
+in production), the test database and a Redis database of its own. Its
+engine has neither the tablebase nor the compiled core, as on a machine too
+loaded to keep up, so that an early 5x5 position takes seconds to search.
 
 What a visitor would notice: while a signed-in player keeps eight slow 5x5
 analyses in flight and a guest as many, /healthz/ and the front page answer
@@ -66,7 +68,8 @@ class Site:
 
 def start_site(collected_static, tmp_path, workers: int = 1, **settings_env) -> Site:
     """granian serving tttsite.wsgi in ``workers`` workers of four threads,
-    on the production settings, with ``settings_env`` on top."""
+    on the production settings, with ``settings_env`` on top, its engine
+    searching in Python without a tablebase (slow searches to be had)."""
     redis.Redis.from_url(REDIS_URL).flushdb()
     env = {key: value for key, value in os.environ.items() if not key.startswith("ENGINE_")}
     env.update(
@@ -78,6 +81,8 @@ def start_site(collected_static, tmp_path, workers: int = 1, **settings_env) -> 
         ALLOWED_HOSTS="127.0.0.1",
         STATIC_ROOT=str(collected_static),
         LOG_LEVEL="WARNING",
+        ENGINE_CORE="python",
+        ENGINE_TABLEBASE=str(tmp_path / "no-tablebase.bin"),
         **settings_env,
     )
     port = free_port()
