@@ -16,7 +16,8 @@ public names of the parts that live beside it:
                                would visit, beside the engine's own count
     games/search/analysis.py   analyse: every legal cell's exact outcome
     games/search/moves.py      best_move at each level, opening_move, and
-                               principal_variation: the line of best play
+                               principal_variation: the line of best play,
+                               toughest_reply: a defender's longest resistance
     games/search/review.py     review: every move of a finished game labelled
     games/search/tree.py       search_tree: minimax and alpha-beta as the
                                classroom draws them, every node recorded
@@ -46,7 +47,16 @@ from games.search.analysis import DEFAULT_BUDGET as DEFAULT_BUDGET
 from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse
 from games.search.counts import TEXTBOOK_COUNT_LIMIT as TEXTBOOK_COUNT_LIMIT
 from games.search.fatalist import FatalistExample, fatalist_examples
-from games.search.moves import LEVELS, START_MODES, UNBEATABLE_LEVEL, Line, best_move, opening_move, principal_variation
+from games.search.moves import (
+    LEVELS,
+    START_MODES,
+    UNBEATABLE_LEVEL,
+    Line,
+    best_move,
+    opening_move,
+    principal_variation,
+    toughest_reply,
+)
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
 from games.search.nodes import Cut, NodeState, SearchNode, SearchTree, outcome_of
 from games.search.review import LABELS, MoveReview, Review, review
@@ -86,6 +96,7 @@ __all__ = [
     "review",
     "opening_move",
     "principal_variation",
+    "toughest_reply",
     "Line",
     "other_side",
     "side_to_move",

@@ -49,15 +49,10 @@ def analysis_and_line(
     return (found, line), searched + lining
 
 
-def line(position: str, budget: float) -> tuple[engine.Line, float]:
-    """The line of best play from ``position``, within ``budget`` seconds."""
-    return _timed(engine.principal_variation, engine.Board.from_string(position), budget=budget)
-
-
-def perfect_move(position: str, seed: int) -> tuple[int, float]:
-    """The perfect player's move (no budget of its own: in the pool it is
-    bounded by the pool's time limit)."""
-    return _timed(engine.best_move, engine.Board.from_string(position), "perfect", seed=seed)
+def toughest_reply(position: str, budget: float) -> tuple[int, float]:
+    """The defender's longest resistance from ``position`` (the perfect move
+    when ``budget`` seconds are not enough to choose among the best)."""
+    return _timed(engine.toughest_reply, engine.Board.from_string(position), budget=budget)
 
 
 def tree(position: str, algorithm: str, scoring: str, order: str, seed: int, depth: int | None) -> tuple:

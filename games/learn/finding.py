@@ -100,7 +100,8 @@ def puzzle_in(board: engine.Board, max_win_in: int = DEFAULT_MAX_WIN_IN) -> Foun
     win_in = analysis[cell].plies
     if not SHORTEST_WIN <= win_in <= max_win_in:
         return None
-    line = engine.principal_variation(board, budget=FINDING_BUDGET)
+    # The defender resists longest, as it will when the puzzle is played.
+    line = engine.principal_variation(board, budget=FINDING_BUDGET, resisting=engine.other_side(board.to_move))
     if not line.complete or line.cells[0] != cell or len(line.cells) != win_in:
         return None  # cannot happen with an exact analysis; a puzzle is kept only when all agrees
     return Found(str(board), board.variant, board.to_move, cell, win_in, line.cells)

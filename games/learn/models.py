@@ -20,6 +20,11 @@ from django.urls import reverse
 from games.engine import Board
 from games.play.models import Game, Side, Variant
 
+_ORDINALS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+    "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth",
+)  # fmt: skip
+
 #: The longest win a puzzle may ask for, in moves (plies, both sides', the
 #: learner's first and last included): odd, since the learner plays the last.
 LONGEST_WIN = 25
@@ -104,3 +109,9 @@ class Puzzle(models.Model):
     def learner_moves(self) -> int:
         """How many moves the learner plays: 2 in a win in 3 (theirs, a reply, theirs)."""
         return (self.win_in + 1) // 2
+
+    @property
+    def winning_move_in_words(self) -> str:
+        """Which of the learner's moves wins, in words ("second"): beside a
+        board of numbered cells, a digit would read as a cell."""
+        return _ORDINALS[self.learner_moves - 1]

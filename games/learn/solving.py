@@ -8,9 +8,10 @@ a page's address or an API body, so nothing in it is trusted: the moves are
 replayed from the puzzle's position, each one judged by the engine's exact
 analysis, and the opponent's replies are the engine's own (never read from
 the input). A move is right when it still wins within the moves the puzzle
-promised; then the opponent's best reply (the slowest loss, the lowest such
-cell, as the line of best play gives it) is played and the learner goes on,
-until the win or the first move that misses it.
+promised; then the opponent's toughest reply (of the slowest losses, the one
+that leaves the learner the fewest winning moves: a block where there is one)
+is played and the learner goes on, until the win or the first move that
+misses it.
 """
 
 from __future__ import annotations
@@ -165,13 +166,10 @@ def _judge(request, board: engine.Board, cell: int, moves_left: int) -> Step:
 
 
 def _best_reply(request, board: engine.Board) -> int:
-    """The opponent's best reply: the first move of the line of best play, as the
-    stored solution has it; if that line runs out of time, the perfect move."""
-    position = str(board)
-    line = asking.ask(request, engine_jobs.line, position, REPLY_BUDGET, budget=REPLY_BUDGET)
-    if line.cells:
-        return line.cells[0]
-    return asking.ask(request, engine_jobs.perfect_move, position, 0, budget=REPLY_BUDGET)
+    """The opponent's reply: its longest resistance (of its best moves, the
+    one that leaves the learner the fewest winning answers), as the stored
+    solution has it."""
+    return asking.ask(request, engine_jobs.toughest_reply, str(board), REPLY_BUDGET, budget=REPLY_BUDGET)
 
 
 def _the_answer(cells: tuple[int, ...]) -> str:

@@ -166,39 +166,78 @@ class Line:
 LINE_BUDGET = 3.0
 
 
-def principal_variation(board: Board, budget: float | None = None) -> Line:
+def principal_variation(board: Board, budget: float | None = None, *, resisting: str | None = None) -> Line:
     """The line of best play from ``board`` to the end of the game: what
     perfect play by both sides looks like from here. Exact on every board;
-    within ``budget`` seconds (default :data:`LINE_BUDGET`) on 4x4 and 5x5."""
+    within ``budget`` seconds (default :data:`LINE_BUDGET`) on 4x4 and 5x5.
+    The ``resisting`` side ("X" or "O"), if given, plays its
+    :func:`toughest_reply` each time, as a defender in a puzzle does."""
     deadline = time.perf_counter() + (LINE_BUDGET if budget is None else budget)
     cells: list[int] = []
     while not board.is_game_over():
-        if board._geo.size == 3:
-            cell = BEST_3[board._x | board._o << 9][0]
-        else:
-            known = recalled(board)
-            if known is not None:
-                cell = known.best_cells[0]
+        try:
+            if board.to_move == resisting:
+                cell = _toughest_cell(board, deadline)
             else:
-                try:
-                    cell = _lowest_perfect_cell(board, deadline)
-                except Timeout:
-                    return Line(tuple(cells), complete=False)
+                cell = _perfect_cells(board, deadline, first_only=True)[0]
+        except Timeout:
+            return Line(tuple(cells), complete=False)
         cells.append(cell)
         board = board.play(cell)
     return Line(tuple(cells), complete=True)
 
 
-def _lowest_perfect_cell(board: Board, deadline: float) -> int:
-    """The lowest of the mover's best cells on 4x4 or 5x5; Timeout past ``deadline``."""
+def toughest_reply(board: Board, budget: float | None = None) -> int:
+    """The move that resists longest: of the mover's best cells (in a lost
+    position, the slowest losses), the one after which the other side has
+    the fewest moves that keep its best score, so the right answer is the
+    hardest to find; the lowest such cell among equals. It blocks a threat
+    where the lowest best cell would not bother. Always one of the best
+    cells: when ``budget`` seconds (default :data:`LINE_BUDGET`) run out on
+    4x4 or 5x5 before the choice is made, the perfect move."""
+    if not board.legal_moves:
+        raise IllegalMoveError(f'there is no move to make: the game is over in "{board}"')
+    try:
+        return _toughest_cell(board, time.perf_counter() + (LINE_BUDGET if budget is None else budget))
+    except Timeout:
+        return _perfect_move(board, _rng)
+
+
+def _toughest_cell(board: Board, deadline: float) -> int:
+    """:func:`toughest_reply`'s choice; Timeout past ``deadline``."""
+    best = _perfect_cells(board, deadline)
+    if len(best) == 1:
+        return best[0]
+    return min(best, key=lambda cell: (_good_answers(board.play(cell), deadline), cell))
+
+
+def _good_answers(board: Board, deadline: float) -> int:
+    """How many moves keep the mover's best score (none once the game is over)."""
+    return 0 if board.is_game_over() else len(_perfect_cells(board, deadline))
+
+
+def _perfect_cells(board: Board, deadline: float, first_only: bool = False) -> list[int]:
+    """The mover's best cells, lowest first (perhaps only the lowest, with
+    ``first_only``); Timeout past ``deadline``."""
+    if board._geo.size == 3:
+        return list(BEST_3[board._x | board._o << 9])
+    known = recalled(board)
+    if known is not None:
+        return known.best_cells
+    return _search_perfect_cells(board, deadline, first_only)
+
+
+def _search_perfect_cells(board: Board, deadline: float, first_only: bool = False) -> list[int]:
+    """The mover's best cells on 4x4 or 5x5, lowest first (only the lowest
+    with ``first_only``); Timeout past ``deadline``."""
     solver = solver_for(board._geo.size)
     me, opp = board._mover_masks()
     with solver.lock:
         solver.deadline = deadline
         try:
             value = solver.exact(me, opp)
-            for cell in solver.best_cells(me, opp, value, board.legal_moves):
-                return cell
+            found = solver.best_cells(me, opp, value, board.legal_moves)
+            cells = [next(found)] if first_only else list(found)
         finally:
             solver.deadline = None
-    raise AssertionError(f'no cell reaches the score of "{board}"')  # cannot happen
+    return cells

@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 
 from games.learn.models import Puzzle
 
-FORK = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,3,5"}
+FORK = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,5,6"}
 FIVE = {"position": ".X......O", "variant": "3x3", "side": "X", "cell": 2, "win_in": 5, "solution": "2,0,4,3,6"}
-FORK_4X4 = {"position": ".O...XX..OOXO..X", "variant": "4x4", "side": "X", "cell": 7, "win_in": 3, "solution": "7,0,3"}
+FORK_4X4 = {"position": ".O...XX..OOXO..X", "variant": "4x4", "side": "X", "cell": 7, "win_in": 3, "solution": "7,3,4"}
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -47,11 +47,11 @@ def test_a_learner_solves_todays_puzzle_from_the_home_page(live_server, page):
 
     page.get_by_role("button", name="Cell 2, row 1, column 3, empty").click()
 
-    expect(page.locator(".puzzle-steps")).to_contain_text("That wins: O's best reply is cell 3. Your move.")
+    expect(page.locator(".puzzle-steps")).to_contain_text("That wins: O's best reply is cell 5. Your move.")
     expect(cell(page, 2)).to_have_text("X")
-    expect(cell(page, 3)).to_have_text("O")
+    expect(cell(page, 5)).to_have_text("O")
     expect(page).to_have_url(re.compile(r"\?played=2$"))
-    page.get_by_role("button", name="Cell 5, row 2, column 3, empty").click()
+    page.get_by_role("button", name="Cell 6, row 3, column 1, empty").click()
 
     expect(status(page)).to_contain_text("Solved!")
     expect(page.locator(".puzzle-solution")).to_contain_text("X cell 2 (row 1, column 3): the only winning move")
@@ -62,7 +62,7 @@ def test_a_learner_solves_todays_puzzle_from_the_home_page(live_server, page):
 
     page.go_back()  # the address held each step: back is the puzzle before the winning move
     expect(status(page)).to_contain_text("Right so far")
-    expect(cell(page, 5)).to_be_enabled()
+    expect(cell(page, 6)).to_be_enabled()
 
 
 def test_a_miss_names_the_winning_move_on_a_phone(live_server, browser):
@@ -125,7 +125,7 @@ def test_a_puzzle_is_solved_without_javascript(live_server, browser):
         with page.expect_navigation():  # a plain GET form
             page.get_by_role("button", name="Cell 2, row 1, column 3, empty").click()
         expect(page).to_have_url(re.compile(r"\?played=2&cell=2$|\?cell=2$"))
-        expect(page.locator(".puzzle-steps")).to_contain_text("O's best reply is cell 3")
+        expect(page.locator(".puzzle-steps")).to_contain_text("O's best reply is cell 5")
         with page.expect_navigation():
             page.get_by_role("button", name="Cell 6, row 3, column 1, empty").click()
         expect(status(page)).to_contain_text("Solved!")
@@ -153,6 +153,6 @@ def test_the_puzzle_pages_fit_the_screen(live_server, browser, viewport, width, 
             page.goto(live_server.url + path)
             no_sideways_scrolling(page, f"{path} at {width}px")
             page.screenshot(path=f"/tmp/puzzles-{name}-{width}.png", full_page=True)
-        expect(page.locator(".puzzle-steps")).to_contain_text("That wins: O's best reply is cell 0. Your move.")
+        expect(page.locator(".puzzle-steps")).to_contain_text("That wins: O's best reply is cell 3. Your move.")
     finally:
         context.close()

@@ -61,7 +61,7 @@ def test_a_puzzle_is_found_in_a_real_game(user, bob):
         "X",
         2,
         3,
-        "2,3,5",
+        "2,5,6",  # O blocks one of the fork's two threats, as a defender would
     )
     assert puzzle.game == game
     assert str(puzzle) == f"Puzzle {puzzle.pk}: X to play and win in 3 (3x3)"
@@ -133,7 +133,7 @@ def test_the_options_choose_the_board_the_count_and_how_fast(user, bob):
 
     assert make_puzzles("--variant", "4x4").startswith("Made 1 new puzzle (4x4: 1) from 1 finished game")
     puzzle = Puzzle.objects.get()
-    assert (puzzle.position, puzzle.cell, puzzle.win_in, puzzle.solution) == (".O...XX..OOXO..X", 7, 3, "7,0,3")
+    assert (puzzle.position, puzzle.cell, puzzle.win_in, puzzle.solution) == (".O...XX..OOXO..X", 7, 3, "7,3,4")
 
     assert make_puzzles("--limit", "1").startswith("Made 1 new puzzle (3x3: 1)")
     assert make_puzzles().startswith("Made 1 new puzzle (3x3: 1)")

@@ -78,9 +78,9 @@ def test_solving_through_the_api(puzzles):
     body = attempt(pk, [2]).json()
 
     assert body["status"] == "solving"
-    assert body["board"] == "OOXOX...X"
-    assert body["moves"] == [2, 3]
-    assert body["message"] == "That wins: O's best reply is cell 3. Your move."
+    assert body["board"] == "OOX.XO..X"
+    assert body["moves"] == [2, 5]
+    assert body["message"] == "That wins: O's best reply is cell 5. Your move."
     assert body["solution"] is None  # not before the end
     assert body["steps"] == [
         {
@@ -88,18 +88,18 @@ def test_solving_through_the_api(puzzles):
             "side": "X",
             "verdict": "wins",
             "evaluation": {"outcome": "win", "plies": 3, "exact": True},
-            "reply": 3,
+            "reply": 5,
             "winning_cells": [2],
-            "message": "That wins: O's best reply is cell 3. Your move.",
+            "message": "That wins: O's best reply is cell 5. Your move.",
         }
     ]
 
-    body = attempt(pk, [2, 5]).json()
+    body = attempt(pk, [2, 6]).json()
 
     assert (body["status"], body["message"], body["solution"]) == (
         "solved",
         "That wins: three in a row. Solved!",
-        [2, 3, 5],
+        [2, 5, 6],
     )
     assert body["steps"][1]["verdict"] == "solved" and body["steps"][1]["reply"] is None
 
@@ -155,7 +155,7 @@ def test_an_attempt_on_a_missing_puzzle_is_a_404():
 def test_an_attempt_stores_nothing(puzzles, user):
     before = (stored(), list(Puzzle.objects.values()))
 
-    attempt(puzzles[0].pk, [2, 5], client_for(user))
+    attempt(puzzles[0].pk, [2, 6], client_for(user))
     attempt(puzzles[0].pk, [7])
 
     assert (stored(), list(Puzzle.objects.values())) == before

@@ -15,10 +15,10 @@ from tests.web.test_security import INLINE
 
 pytestmark = pytest.mark.django_db
 
-FORK = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,3,5"}
+FORK = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,5,6"}
 O_FORK = {"position": "OXX.X..O.", "variant": "3x3", "side": "O", "cell": 6, "win_in": 3, "solution": "6,3,8"}
 FIVE = {"position": ".X......O", "variant": "3x3", "side": "X", "cell": 2, "win_in": 5, "solution": "2,0,4,3,6"}
-FORK_4X4 = {"position": ".O...XX..OOXO..X", "variant": "4x4", "side": "X", "cell": 7, "win_in": 3, "solution": "7,0,3"}
+FORK_4X4 = {"position": ".O...XX..OOXO..X", "variant": "4x4", "side": "X", "cell": 7, "win_in": 3, "solution": "7,3,4"}
 
 
 @pytest.fixture
@@ -131,13 +131,22 @@ def test_a_puzzle_starts_with_its_question_and_a_board_to_play(client, fork):
     html = client.get(fork.get_absolute_url()).content.decode()
 
     assert "X to play and win in 3" in text(html)
-    assert "Exactly one move wins. Find it, and win in 3 moves counting O's replies: you play 2, O plays 1." in text(
-        html
-    )
+    assert "Exactly one move wins. Find it, and win with your second move" in text(html)
     cells = board_cells(html)
     assert [c["cell"] for c in cells if c["playable"]] == [2, 3, 5, 6, 7]
     assert cells[2]["label"] == "Cell 2, row 1, column 3, empty"
     assert cells[0]["label"] == "Cell 0, row 1, column 1, O"
+
+
+def test_the_brief_counts_the_learners_moves_in_words_not_digits_that_read_as_cells(client, fork):
+    slow = Puzzle.objects.create(**FIVE)
+
+    brief = re.search(r'<p class="puzzle-brief">(.*?)</p>', client.get(fork.get_absolute_url()).content.decode(), re.S)
+    assert " ".join(brief.group(1).split()) == (
+        "Exactly one move wins. Find it, and win with your second move, whatever O replies in between. "
+        "O defends as well as it can."
+    )
+    assert "win with your third move" in text(client.get(slow.get_absolute_url()).content.decode())
 
 
 def test_solving_a_puzzle_move_by_move(client, fork):
@@ -146,23 +155,23 @@ def test_solving_a_puzzle_move_by_move(client, fork):
     first = client.get(url, {"cell": 2}).content.decode()
 
     assert "Right so far: your move X" in panel(first)
-    assert "X cell 2: That wins: O's best reply is cell 3. Your move." in panel(first)
+    assert "X cell 2: That wins: O's best reply is cell 5. Your move." in panel(first)
     cells = board_cells(first)
-    assert (cells[2]["class"], cells[3]["class"]) == ("cell cell--x", "cell cell--o cell--last")
+    assert (cells[2]["class"], cells[5]["class"]) == ("cell cell--x", "cell cell--o cell--last")
     assert '<input type="hidden" name="played" value="2">' in first
     assert "The solution" not in panel(first)  # not before the end
 
-    last = client.get(url, {"played": "2", "cell": 5}).content.decode()
+    last = client.get(url, {"played": "2", "cell": 6}).content.decode()
 
     assert "Solved! solved" in panel(last)
-    assert "X cell 5: That wins: three in a row. Solved!" in panel(last)
-    assert [c["cell"] for c in board_cells(last) if "cell--win" in c["class"]] == [2, 5, 8]
+    assert "X cell 6: That wins: three in a row. Solved!" in panel(last)
+    assert [c["cell"] for c in board_cells(last) if "cell--win" in c["class"]] == [2, 4, 6]
     assert not any(c["playable"] for c in board_cells(last))
     assert (
         "The solution Best play from both sides, from the puzzle's position: "
         "X cell 2 (row 1, column 3) : the only winning move "
-        "O cell 3 (row 2, column 1) : O's best defence "
-        "X cell 5 (row 2, column 3) : X wins"
+        "O cell 5 (row 2, column 3) : O's best defence "
+        "X cell 6 (row 3, column 1) : X wins"
     ) in panel(last)
 
 
@@ -196,7 +205,7 @@ def test_a_move_that_lets_the_opponent_draw_is_a_mistake(client):
 
 
 def test_next_puzzle_goes_on_through_the_board(client, puzzles):
-    html = client.get(puzzles[0].get_absolute_url(), {"played": "2,5"}).content.decode()
+    html = client.get(puzzles[0].get_absolute_url(), {"played": "2,6"}).content.decode()
 
     assert f'href="/puzzles/{puzzles[1].pk}/">Next puzzle</a>' in html
 
@@ -244,17 +253,17 @@ def test_an_o_puzzle(client):
 def test_a_4x4_puzzle(client):
     puzzle = Puzzle.objects.create(**FORK_4X4)
 
-    html = client.get(puzzle.get_absolute_url(), {"played": "7", "cell": "3"}).content.decode()
+    html = client.get(puzzle.get_absolute_url(), {"played": "7", "cell": "4"}).content.decode()
 
     assert len(board_cells(html)) == 16
-    assert "X cell 3: That wins: four in a row. Solved!" in panel(html)
+    assert "X cell 4: That wins: four in a row. Solved!" in panel(html)
 
 
 def test_the_panel_alone_for_javascript(client, fork):
     html = client.get(fork.get_absolute_url(), {"cell": 2}, HTTP_X_PARTIAL="1").content.decode()
 
     assert html.lstrip().startswith('<div class="puzzle" id="puzzle"') and "<html" not in html
-    assert "That wins: O&#x27;s best reply is cell 3. Your move." in html
+    assert "That wins: O&#x27;s best reply is cell 5. Your move." in html
 
 
 def test_the_game_it_came_from_is_linked_at_the_position(client, user, bob):

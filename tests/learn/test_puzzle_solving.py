@@ -17,9 +17,20 @@ def test_the_winning_move_brings_the_best_reply_and_asks_for_the_next():
     attempt = solving.attempt(FORK, 3, [2])
 
     assert attempt.status == solving.SOLVING
-    assert attempt.message == "That wins: O's best reply is cell 3. Your move."
-    assert attempt.moves == [(2, "X", True), (3, "O", False)]
-    assert str(attempt.board) == "OOXOX...X"
+    assert attempt.message == "That wins: O's best reply is cell 5. Your move."
+    assert attempt.moves == [(2, "X", True), (5, "O", False)]
+    assert str(attempt.board) == "OOX.XO..X"
+
+
+def test_after_a_fork_the_reply_blocks_a_threat_rather_than_play_anywhere():
+    # Every reply of O's loses as soon as any other; a block leaves X one
+    # winning move to find instead of two: the longest resistance.
+    attempt = solving.attempt(FORK, 3, [2])
+
+    values = reference.move_values(reference.play(FORK, 2))
+    assert len(set(values.values())) == 1
+    assert attempt.steps[0].reply in (5, 6)
+    assert attempt.steps[0].winning_cells == (2,)
 
 
 def test_the_reply_is_the_slowest_loss_the_referee_finds():
@@ -32,7 +43,7 @@ def test_the_reply_is_the_slowest_loss_the_referee_finds():
 
 
 def test_the_winning_line_to_the_end_solves_it():
-    attempt = solving.attempt(FORK, 3, [2, 5])
+    attempt = solving.attempt(FORK, 3, [2, 6])
 
     assert attempt.status == solving.SOLVED
     assert [step.verdict for step in attempt.steps] == ["wins", "solved"]
@@ -82,9 +93,9 @@ def test_a_slower_win_misses_the_puzzle():
     [
         ([9], "9 is not a cell of the 3x3 board (0 to 8)"),
         ([0], 'cell 0 is taken in "OO..X...X"'),
-        ([2, 3], 'cell 3 is taken in "OOXOX...X"'),  # O's reply took it
+        ([2, 5], 'cell 5 is taken in "OOX.XO..X"'),  # O's reply took it
         ([3, 2], "the puzzle was over after move 1; cell 2 cannot follow"),
-        ([2, 5, 6], "the puzzle was over after move 2; cell 6 cannot follow"),
+        ([2, 6, 7], "the puzzle was over after move 2; cell 7 cannot follow"),
     ],
 )
 def test_moves_that_cannot_be_an_answer_are_refused_saying_why(played, message):
