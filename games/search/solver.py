@@ -16,13 +16,12 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from games.rules import GEOMETRY, Board, Geometry, cells_of, completes_line
 
 if TYPE_CHECKING:
     from games.search.core import CoreSearch
-    from games.search.tablebase import Tablebase
 
 WIN = 1000  # a win at ply p scores WIN - p; no game is longer than 25 plies
 PROVEN = WIN - 100  # any |score| above this is a proven win or loss
@@ -97,6 +96,17 @@ def _has_pairing(lines: tuple[int, ...]) -> bool:
     return all(place(slot, set()) for slot in range(len(slots)))
 
 
+class SolvedPositions(Protocol):
+    """What the solver asks of a table of solved positions
+    (``games.search.tablebase.Tablebase``, which builds on this module)."""
+
+    marks: int  # it holds every position with up to this many marks
+
+    def score(self, me: int, opp: int) -> int:
+        """The position's exact score for the player to move, ``me``."""
+        ...
+
+
 # Transposition-table entries are packed into one int to keep memory down:
 # the lower and upper bound (offset by INF) and the best cell plus one.
 _BOUND_BITS = 15
@@ -131,7 +141,7 @@ class ExactSolver:
     def __init__(
         self,
         geo: Geometry,
-        tablebase: Tablebase | None = None,
+        tablebase: SolvedPositions | None = None,
         core: CoreSearch | None = None,
         table_limit: int = 1_000_000,
     ):
