@@ -6,6 +6,9 @@
   "use strict";
 
   var busy = false;
+  // A replay step asked for while another request is on its way: the newest
+  // one is loaded when that request ends, so a quick second "Next move" counts.
+  var nextPanel = null;
   var live = { settle: function () {}, panelSwapped: function () {} };  // set below for games between people
 
   function root() { return document.getElementById("game"); }
@@ -175,7 +178,10 @@
   }
 
   function loadPanel(url, push, button) {
-    if (busy) return;
+    if (busy) {
+      if (!button) nextPanel = { url: url, push: push };
+      return;
+    }
     busy = true;
     var restore = button ? working(button) : function () {};
     request(url)
@@ -184,8 +190,14 @@
         if (push) history.pushState({ tttsite: true }, "", url);
         else history.replaceState({ tttsite: true }, "", url);
       })
-      .catch(function () { restore(); window.location.href = url; })
-      .finally(function () { busy = false; live.settle(); });
+      .catch(function () { nextPanel = null; restore(); window.location.href = url; })
+      .finally(function () {
+        busy = false;
+        var next = nextPanel;
+        nextPanel = null;
+        if (next) loadPanel(next.url, next.push);
+        else live.settle();
+      });
   }
 
   // An offer, or an answer to one (data-panel-post): the same POST, answered
