@@ -114,6 +114,7 @@ class CoreSearch:
 
     def __init__(self, library: ctypes.CDLL, geo: Geometry, symmetry_plies: int, table_bits: int = TABLE_BITS):
         self._library = library
+        self._handle = None  # until the core has made one: __del__ frees only what was made
         lines = (ctypes.c_uint32 * len(geo.lines))(*geo.lines)
         order = (ctypes.c_int * geo.cells)(*geo.order)
         others = [cell for perm in geo.symmetries[1:] for cell in perm]
@@ -135,9 +136,9 @@ class CoreSearch:
         self._timed_out = library.ttt_core_timed_out_score()
 
     def __del__(self):
-        handle, self._handle = getattr(self, "_handle", None), None
-        if handle:
-            self._library.ttt_core_free(handle)
+        if self._handle:
+            self._library.ttt_core_free(self._handle)
+            self._handle = None
 
     @property
     def nodes(self) -> int:
