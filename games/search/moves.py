@@ -35,22 +35,12 @@ def _perfect_move(board: Board, rng: random.Random, deadline: float | None = Non
     proving one good cell is far cheaper than proving all. Past ``deadline``
     (perf_counter time), ``Timeout``.
     """
-    solver = solver_for(board._geo.size)
     known = recalled(board)
     cells = list(known.best_cells) if known is not None else board.legal_moves
     rng.shuffle(cells)
     if known is not None:
         return cells[0]  # every one of them is best
-    me, opp = board._mover_masks()
-    with solver.lock:
-        solver.deadline = deadline
-        try:
-            value = solver.exact(me, opp)
-            for cell in solver.best_cells(me, opp, value, cells):
-                return cell
-        finally:
-            solver.deadline = None
-    raise AssertionError(f'no cell reaches the score of "{board}"')  # cannot happen: value is some cell's score
+    return _search_perfect_cells(board, deadline, cells, first_only=True)[0]
 
 
 def _tactical_cells(board: Board) -> tuple[list[int], list[int]]:
@@ -224,19 +214,22 @@ def _perfect_cells(board: Board, deadline: float, first_only: bool = False) -> l
     known = recalled(board)
     if known is not None:
         return known.best_cells
-    return _search_perfect_cells(board, deadline, first_only)
+    return _search_perfect_cells(board, deadline, first_only=first_only)
 
 
-def _search_perfect_cells(board: Board, deadline: float, first_only: bool = False) -> list[int]:
-    """The mover's best cells on 4x4 or 5x5, lowest first (only the lowest
-    with ``first_only``); Timeout past ``deadline``."""
+def _search_perfect_cells(
+    board: Board, deadline: float | None, cells: list[int] | None = None, first_only: bool = False
+) -> list[int]:
+    """The mover's best cells on 4x4 or 5x5 among ``cells`` (every free cell
+    by default), in their order (only the first with ``first_only``: proving
+    one good cell is far cheaper than proving all); Timeout past ``deadline``."""
     solver = solver_for(board._geo.size)
     me, opp = board._mover_masks()
     with solver.lock:
         solver.deadline = deadline
         try:
-            value = solver.exact(me, opp)
-            found = solver.best_cells(me, opp, value, board.legal_moves)
+            value = solver.exact(me, opp)  # some cell always reaches it
+            found = solver.best_cells(me, opp, value, board.legal_moves if cells is None else cells)
             cells = [next(found)] if first_only else list(found)
         finally:
             solver.deadline = None
