@@ -152,12 +152,16 @@ def body_limit() -> int:
     return settings.FILE_UPLOAD_MAX_MEMORY_SIZE if limit is None else limit
 
 
-def request_too_large(*, path_info: str, method: str, path: str, client: str, length: int | None) -> HttpResponse:
+def request_too_large(
+    *, path_info: str, method: str, path: str, client: str, length: int | None, logged: bool = True
+) -> HttpResponse:
     """The 413 for a body of ``length`` bytes (None: a chunked body that went
-    past the limit), logged in one line."""
+    past the limit), logged in one line unless ``logged`` is False (the
+    answer written out for nginx, games/management/commands/write_refusals.py)."""
     limit = body_limit()
     size = f"{length} bytes" if length is not None else f"more than {limit} bytes"
-    logger.warning("refused a body of %s to %s %s from %s (the limit is %d)", size, method, path, client, limit)
+    if logged:
+        logger.warning("refused a body of %s to %s %s from %s (the limit is %d)", size, method, path, client, limit)
     return _refusal_for(
         path_info.startswith(API_PREFIX),
         status=413,

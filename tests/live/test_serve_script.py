@@ -200,6 +200,25 @@ def test_a_chunked_body_over_the_limit_gets_a_413(served):
     assert body["code"] == "request_too_large"
 
 
+def test_a_form_over_the_limit_gets_the_sites_own_page_not_the_proxys(served):
+    """nginx refuses it before the site sees it, in the site's words."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    conversation = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    conversation.request(
+        "POST",
+        "/accounts/login/",
+        body=b"x" * (limit + 1),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    response = conversation.getresponse()
+    page = response.read().decode()
+    conversation.close()
+    assert response.status == 413
+    assert response.getheader("Content-Type").startswith("text/html")
+    assert "That was too much to send" in page
+    assert "nginx" not in page
+
+
 def test_a_chunked_move_within_the_limit_is_played(served):
     """The same path as above, a body that ends in time: the server reads it
     whole and the move is stored, as if its length had been declared."""
