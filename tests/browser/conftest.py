@@ -98,6 +98,14 @@ def page(context):
     assert not errors, "the page reported errors:\n" + "\n".join(errors)
 
 
+def assert_accessible(page) -> None:
+    """axe-core finds no accessibility violation on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
 # -- a live server that speaks WebSockets too ---------------------------------------------
 #
 # pytest-django's live_server is a WSGI thread: no WebSockets. This one runs
