@@ -13,23 +13,24 @@ from tests.factories import human_game
 pytestmark = pytest.mark.django_db
 
 
-def test_the_header_leads_to_learn_and_learn_to_every_page(client):
+def test_the_header_leads_to_learn_and_learn_lays_out_a_course_in_order(client):
     home = client.get(reverse("games:home")).content.decode()
     assert '<a href="/learn/">Learn</a>' in home
     page = client.get(reverse("games:learn"))
     assert page.status_code == 200
     html = page.content.decode()
     assert 'href="/learn/" aria-current="page">Learn</a>' in html
-    links = set(re.findall(r'<h2 class="card__title"><a href="([^"]+)">', html))
-    assert links == {
-        reverse("games:analysis"),
-        reverse("games:tree"),
-        reverse("games:tree_scoring"),
-        reverse("games:puzzles"),
-    }
-    for link in links:
+    steps = re.findall(r'<li class="card learn-path__step" id="([^"]+)">\s*<h2 class="card__title"><a href="([^"]+)">', html)
+    assert [step for step, _link in steps] == ["minimax", "scoring", "alphabeta", "move-order", "practice"]
+    links = dict(steps)
+    assert links["minimax"] == reverse("games:tree") + "?algorithm=minimax"
+    assert links["alphabeta"] == reverse("games:tree") + "?algorithm=alphabeta"
+    assert links["scoring"] == reverse("games:tree_scoring")
+    for link in links.values():
+        link = link.replace("&amp;", "&")
         assert client.get(link).status_code == 200, link
-    assert "None yet: they are found in finished games." in html
+    assert 'href="/analysis/">the analysis board</a>' in html
+    assert "None yet." in html
 
 
 def test_learn_counts_the_puzzles_of_each_board(client, user, bob):
