@@ -1,0 +1,36 @@
+"""/learn/ in a real browser: the course's steps in order at desktop and phone
+width, readable without JavaScript, and with no accessibility violation."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import assert_accessible
+
+STEPS = [
+    "Minimax",
+    "Scoring: the fatalist and the depth-aware player",
+    "Alpha-beta",
+    "Move order",
+    "Practice",
+]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_course_reads_in_order_at_every_width(live_server, page, width):
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(live_server.url + "/learn/")
+    titles = page.locator("ol.learn-path > li h2").all_inner_texts()
+    assert [title.strip() for title in titles] == STEPS  # an ordered list: a screen reader says "1 of 5"
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow} px wider than a {width} px screen"
+    assert_accessible(page)
+    page.screenshot(path=f"/tmp/learn-{width}.png", full_page=True)
+
+
+def test_every_step_leads_somewhere_without_javascript(live_server, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + "/learn/")
+    page.get_by_role("link", name="Alpha-beta").click()
+    expect(page.get_by_role("heading", name="Alpha-beta", exact=False).first).to_be_visible()
+    context.close()
