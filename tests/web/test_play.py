@@ -1,5 +1,6 @@
 """Playing against the AI through the web pages, with and without JavaScript."""
 
+import html as html_lib
 import re
 
 import pytest
@@ -171,6 +172,42 @@ def test_the_hint_names_the_one_cell_that_saves_the_game(client):
     assert re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html) == ["7"]
 
 
+def _traps_by_reference(position: str, cell: int) -> int:
+    """How many of the opponent's replies after ``cell`` lose, by the independent referee."""
+    after = reference.play(position, cell)
+    return sum(1 for score in reference.move_values(after).values() if score < 0)
+
+
+def test_on_the_empty_board_the_hint_names_a_corner_and_how_many_ways_o_has_to_lose(client):
+    game = _start(client)
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    recommended = re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html)
+    assert len(recommended) == 1 and int(recommended[0]) in (0, 2, 6, 8)
+    # Every first move draws; by the referee a corner leaves O 7 losing replies, an edge 4.
+    assert _traps_by_reference("." * 9, 0) == 7 and _traps_by_reference("." * 9, 1) == 4
+    reason = re.search(r'<span class="hint__reason">([^<]+)</span>', html).group(1)
+    assert html_lib.unescape(reason) == "Every move draws; this corner leaves O 7 ways to lose, an edge only 4."
+    assert re.search(r"Recommended: <strong>row [13], column [13]</strong>\s+\(draw with perfect play\)", html)
+
+
+def test_on_the_empty_board_the_ai_s_view_counts_each_cell_s_traps(client):
+    game = _start(client)
+    html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
+    shown = dict(
+        re.findall(r'value="(\d+)"[^>]*><span class="cell__eval">draw</span><span class="cell__traps">([^<]+)<', html)
+    )
+    assert shown == {str(cell): f"{_traps_by_reference('.' * 9, cell)} traps" for cell in range(9)}
+    assert shown["0"] == "7 traps" and shown["4"] == "4 traps" and shown["1"] == "4 traps"
+    assert 'aria-label="Row 1, column 1, empty: draw, leaves O 7 ways to lose"' in html
+    assert "each cell also counts its traps: how many of O&#x27;s replies would then lose" in html
+
+
+def test_where_outcomes_differ_the_ai_s_view_shows_no_traps(client):
+    game = _ai_game_at(client, [1, 0], variant="3x3")
+    html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
+    assert "cell__traps" not in html and "counts its traps" not in html
+
+
 def test_the_ai_s_thinking_paints_every_free_cell_and_counts_the_nodes(client):
     # X opened on an edge and O took a corner: now some of X's moves lose. (Set
     # as rows: the AI's own reply is its choice among equals, the centre among them.)
@@ -251,7 +288,7 @@ def _not_solved_in_time(client, monkeypatch):
         engine.SearchStats(120, 5.0, 13, 50_000, False, 61_000, False),
         exact=False,
     )
-    monkeypatch.setattr(engine, "analyse", lambda board, budget=None: unsolved)
+    monkeypatch.setattr(engine, "analyse", lambda board, budget=None, **options: unsolved)
     return game
 
 
