@@ -95,7 +95,8 @@ def hint_reason(board: engine.Board, analysis: engine.Analysis, cell: int) -> st
     else:
         lead = "Every move loses" if len(best) == len(analysis) else f"{len(best)} moves hold out longest"
     size = board.size
-    return f"{lead}; {_this(cell, size)} leaves {opponent} {words}, {_another(fewest, size)} only {traps[fewest]}."
+    fewer = f"only {traps[fewest]}" if traps[fewest] else "none"
+    return f"{lead}; {_this(cell, size)} leaves {opponent} {words}, {_another(fewest, size)} {fewer}."
 
 
 def review_traps_note(move: engine.MoveReview, name: Callable[[int], str]) -> str:

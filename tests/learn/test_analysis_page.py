@@ -87,8 +87,10 @@ def test_the_empty_board_shows_every_cell_drawn_and_tells_them_apart_by_their_tr
     words = text_of(html)
     assert "X to move" in words
     assert "With perfect play from both sides: draw." in words
-    assert "Every free cell leads to the same result here: none is better than another." in words
-    assert "each cell also counts its traps: how many of O's replies would then lose." in words
+    assert (
+        "Every move has the same result here, so each cell also counts its traps: how many of O's replies "
+        "would then lose. The more traps, the more ways O has to go wrong."
+    ) in words
 
 
 def test_where_the_outcomes_differ_no_cell_shows_traps(client):
@@ -331,3 +333,14 @@ def test_a_position_too_big_for_the_tree_says_how_many_moves_to_play_first(clien
 def test_a_finished_game_offers_no_tree(client):
     html = page(client, "?board=XXXOO....")
     assert 'id="tree-link"' not in html and 'id="tree-refused"' not in html
+
+
+def test_where_every_cell_draws_and_no_reply_loses_the_board_says_none_is_better(client):
+    # The empty 4x4 board: every move draws, and after each of them every reply of O's draws too.
+    board = engine.Board.empty(4)
+    assert all(
+        e.outcome == "draw" for cell in (0, 1, 5) for e in engine.analyse(board.play(cell)).values()
+    )  # a corner, an edge, a centre cell (the rest are their mirror images)
+    html = page(client, "?board=" + "." * 16)
+    assert all(cell["text"] == "draw" for cell in cells_of(html) if cell["tag"] == "a")
+    assert "Every free cell leads to the same result here: none is better than another." in text_of(html)
