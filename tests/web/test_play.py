@@ -51,6 +51,8 @@ def test_the_new_game_page_says_what_each_level_does_and_only_perfect_never_lose
     assert "takes a win in one move and blocks a loss in one" in sentences["Medium"]
     assert "7 times in 10" in sentences["Hard"]
     assert [level for level, sentence in sentences.items() if "never loses" in sentence] == ["Perfect"]
+    # How it chooses among equal moves is said where the level is described.
+    assert "choosing at random among equally good moves" in sentences["Perfect"]
 
 
 def test_a_bad_choice_is_shown_on_the_form_and_creates_nothing(client):
@@ -200,6 +202,26 @@ def test_on_the_empty_board_the_ai_s_view_counts_each_cell_s_traps(client):
     assert shown["0"] == "7 traps" and shown["4"] == "4 traps" and shown["1"] == "4 traps"
     assert 'aria-label="Row 1, column 1, empty: draw, leaves O 7 ways to lose"' in html
     assert "each cell also counts its traps: how many of O&#x27;s replies would then lose" in html
+
+
+def test_on_the_empty_5x5_board_the_hint_recommends_a_cell_leaving_the_most_ways_to_lose(client):
+    game = _start(client, variant="5x5")
+    board = engine.Board.empty(5)
+    # By an analysis of every reply: how many of O's replies lose after each first move.
+    losing = {
+        cell: sum(1 for e in engine.analyse(board.play(cell)).values() if e.outcome == "loss") for cell in range(25)
+    }
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    recommended = int(re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html)[0])
+    assert losing[recommended] == max(losing.values()) > 0
+    fewest = min(losing, key=lambda cell: (losing[cell], cell))
+    row, column = divmod(fewest, 5)
+    reason = html_lib.unescape(re.search(r'<span class="hint__reason">([^<]+)</span>', html).group(1))
+    fewer = f"only {losing[fewest]}" if losing[fewest] else "none"
+    assert reason == (
+        f"Every move draws; this move leaves O {losing[recommended]} ways to lose, "
+        f"row {row + 1}, column {column + 1} {fewer}."
+    )
 
 
 def test_where_outcomes_differ_the_ai_s_view_shows_no_traps(client):
