@@ -3,12 +3,15 @@ replies would give up part of the opponent's outcome. Each count is checked
 against exact outcomes found independently: the referee's minimax on 3x3, an
 analysis of every reply on 4x4 and 5x5."""
 
+import pickle
 import random
 
 import pytest
 
-from games.engine import Board, analyse, review
+from games.engine import Analysis, Board, analyse, review
+from games.search import review as review_module
 from games.search.analysis import forget
+from games.search.solver import Timeout
 
 from . import reference
 
@@ -131,3 +134,45 @@ def test_a_review_has_no_traps_for_a_move_that_gave_up_its_outcome():
     reviewed = review([0, 4, 8, 2, 6, 3, 5, 7, 1])
     thrown = [move for move in reviewed.moves if move.label in ("mistake", "blunder")]
     assert thrown and all(move.traps is None and move.most_traps is None for move in thrown)
+
+
+def test_traps_cross_to_and_from_an_engine_process_with_the_analysis():
+    found = analyse(Board.empty(), traps=True)
+    again = pickle.loads(pickle.dumps(found))
+    assert again.traps == found.traps and dict(again) == dict(found) and again.exact
+    # An analysis pickled before traps were counted comes back without them.
+    older = Analysis(dict(found), found.stats, found.exact)
+    assert pickle.loads(pickle.dumps(older)).traps is None
+
+
+def test_a_5x5_review_counts_traps_as_an_analysis_of_each_position_has_them():
+    rng = random.Random(11)
+    board, moves = Board.empty(5), []
+    while board.ply < 12 and not board.is_game_over():
+        cell = rng.choice(board.legal_moves)
+        moves.append(cell)
+        board = board.play(cell)
+    reviewed = review(moves, size=5)
+    assert reviewed.exact and any(move.traps is not None for move in reviewed.moves)
+    board = Board.empty(5)
+    for move in reviewed.moves:
+        if move.label in ("best", "inaccuracy"):
+            found = analyse(board, traps=True)
+            assert move.traps == found.traps[move.cell], (str(board), move)
+            assert move.most_traps == max(found.traps[cell] for cell in move.best_cells)
+        else:
+            assert move.traps is None
+        board = board.play(move.cell)
+
+
+def test_a_review_without_time_for_traps_keeps_every_label(monkeypatch):
+    moves = [1, 0, 4, 7, 8, 2, 5, 3, 6]
+    labelled = review(moves)
+
+    def out_of_time(*args, **kwargs):
+        raise Timeout
+
+    monkeypatch.setattr(review_module, "count_traps", out_of_time)
+    hurried = review(moves)
+    assert [m.label for m in hurried.moves] == [m.label for m in labelled.moves] and hurried.exact
+    assert all(m.traps is None and m.most_traps is None for m in hurried.moves)
