@@ -5,9 +5,12 @@ each cell's traps, with and without JavaScript. Screenshots go to /tmp."""
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from playwright.sync_api import expect
 
+from games.play import review_services
+from tests import factories
 from tests.browser.conftest import assert_accessible
 from tests.browser.test_play_browser import play_now_as_x
 from tests.engine import reference
@@ -79,3 +82,20 @@ def test_without_javascript_the_hint_still_gives_its_reason(live_server, new_pag
     page.get_by_role("button", name="Hint").click()
     expect(page).to_have_url(re.compile(r"hint=1"))
     expect(page.locator("#game .hint")).to_contain_text(REASON)
+
+
+def test_the_review_of_an_edge_opening_keeps_best_and_says_a_corner_leaves_more(live_server, page):
+    x = get_user_model().objects.create_user("edge-x", password="a-long-browser-passphrase-77")
+    o = get_user_model().objects.create_user("edge-o", password="a-long-browser-passphrase-77")
+    game = factories.human_game(x, o, [1, 0, 4, 7, 8, 2, 5, 3, 6])  # a draw, every move best
+    review_services.game_review_store(game_id=game.pk)  # as the background worker does once it ends
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}{game.get_absolute_url()}?ply=1")
+    lesson = page.locator(".lesson")
+    expect(lesson.locator(".lesson__label")).to_have_text("best")
+    expect(lesson.locator(".lesson__verdict")).to_have_text(
+        "Row 1, col 2 was the best move: after it, it is a draw with best play. "
+        f"It left O {_losing_replies(1)} ways to lose; row 1, col 1 would have left {_losing_replies(0)}."
+    )
+    page.screenshot(path="/tmp/tttsite-traps-review-1280.png", full_page=True)
+    assert_accessible(page)
