@@ -18,7 +18,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from games.rules import Board
 from games.search.counts import minimax_nodes, textbook_nodes
@@ -105,7 +107,12 @@ class Analysis(dict):
         super().__init__(evaluations)
         self.stats = stats
         self.exact = exact
-        self.traps = None if traps is None else dict(traps)
+        self._traps = None if traps is None else dict(traps)
+
+    @property
+    def traps(self) -> Mapping[int, int] | None:
+        """``{cell: traps}``, read-only like the rest (see the class's docstring)."""
+        return None if self._traps is None else MappingProxyType(self._traps)
 
     def _refuse(self, *args, **kwargs):
         raise TypeError("an Analysis cannot be changed: the engine hands the same one to every caller")
@@ -113,7 +120,7 @@ class Analysis(dict):
     __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
 
     def __reduce__(self):
-        return Analysis, (dict(self), self.stats, self.exact, self.traps)
+        return Analysis, (dict(self), self.stats, self.exact, self._traps)
 
     @property
     def best_cells(self) -> list[int]:

@@ -176,3 +176,10 @@ def test_a_review_without_time_for_traps_keeps_every_label(monkeypatch):
     hurried = review(moves)
     assert [m.label for m in hurried.moves] == [m.label for m in labelled.moves] and hurried.exact
     assert all(m.traps is None and m.most_traps is None for m in hurried.moves)
+
+
+def test_remembered_traps_cannot_be_changed_by_one_caller_for_the_next():
+    found = analyse(Board.empty(), traps=True)
+    with pytest.raises(TypeError):
+        found.traps[0] = 0
+    assert analyse(Board.empty(), traps=True).traps[0] == 7
