@@ -67,10 +67,13 @@ def _this(cell: int, size: int) -> str:
     return "the centre" if kind == "centre" else f"this {kind}" if kind else "this move"
 
 
-def _another(cell: int, size: int) -> str:
+def _another(cell: int, size: int, beside: int) -> str:
+    """``cell`` named beside ``beside``, the cell already named "this ..."."""
     kind = _kind(cell, size)
     if kind == "centre":
         return "the centre"
+    if kind and kind == _kind(beside, size):
+        return f"another {kind}"
     if kind:
         return f"an {kind}" if kind == "edge" else f"a {kind}"
     return f"row {cell // size + 1}, column {cell % size + 1}"
@@ -96,7 +99,7 @@ def hint_reason(board: engine.Board, analysis: engine.Analysis, cell: int) -> st
         lead = "Every move loses" if len(best) == len(analysis) else f"{len(best)} moves hold out longest"
     size = board.size
     fewer = f"only {traps[fewest]}" if traps[fewest] else "none"
-    return f"{lead}; {_this(cell, size)} leaves {opponent} {words}, {_another(fewest, size)} {fewer}."
+    return f"{lead}; {_this(cell, size)} leaves {opponent} {words}, {_another(fewest, size, cell)} {fewer}."
 
 
 def review_traps_note(move: engine.MoveReview, name: Callable[[int], str]) -> str:

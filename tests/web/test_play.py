@@ -224,6 +224,28 @@ def test_on_the_empty_5x5_board_the_hint_recommends_a_cell_leaving_the_most_ways
     )
 
 
+def test_a_hint_between_equal_moves_names_the_one_with_fewer_traps_beside_it(client):
+    # X took a corner, O the centre: every move draws, but they set O different numbers of traps.
+    game = _ai_game_at(client, [8, 4], variant="3x3")
+    position = str(game.board)
+    assert all(score == 0 for score in reference.move_values(position).values())
+    traps = {cell: _traps_by_reference(position, cell) for cell in reference.move_values(position)}
+    # The corners beside X's and the edges beside them leave O 5; the far corner and the other edges 2.
+    assert traps == {0: 2, 1: 2, 2: 5, 3: 2, 5: 5, 6: 5, 7: 5}
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    recommended = int(re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html)[0])
+    assert recommended in (2, 5, 6, 7)  # the game's seed picks among them
+    reason = html_lib.unescape(re.search(r'<span class="hint__reason">([^<]+)</span>', html).group(1))
+    # The fewest, lowest first: the far corner (cell 0), named beside the cell recommended.
+    named = {
+        2: "this corner leaves O 5 ways to lose, another corner only 2",
+        6: "this corner leaves O 5 ways to lose, another corner only 2",
+        5: "this edge leaves O 5 ways to lose, a corner only 2",
+        7: "this edge leaves O 5 ways to lose, a corner only 2",
+    }
+    assert reason == f"Every move draws; {named[recommended]}."
+
+
 def test_where_outcomes_differ_the_ai_s_view_shows_no_traps(client):
     game = _ai_game_at(client, [1, 0], variant="3x3")
     html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
