@@ -5,6 +5,7 @@
     python -m bench.engine --skip-levels
     python -m bench.engine --only-5x5 --games-5x5 20   # 5x5 alone, 20 games per opponent and side
     python -m bench.engine --only-5x5 --anywhere 200   # and 200 random positions per number of marks, 1 to 8
+    python -m bench.engine --traps 50 # only the cost of counting traps, 50 positions per board and mark count
 
 Cold figures (import, first move) come from fresh interpreter processes, since
 the first move of a process is what a newly started server pays. Beside the
@@ -367,6 +368,38 @@ def bench_5x5_off_table(count: int = 200, seed: int = 36) -> bool:
     return unsolved == 0
 
 
+def bench_traps(count: int, seed: int = 5) -> None:
+    """Print what counting traps adds to an analysis on 4x4 and 5x5: ``count``
+    random positions (clustered, as people play) per board and number of
+    marks, each analysed first, then asked again with its traps, so the
+    second time is the traps alone; and how many came back without traps
+    within the analysis's default budget."""
+    from bench.positions import random_position
+    from games.engine import DEFAULT_BUDGET, analyse
+    from games.search.analysis import forget
+
+    print(f"## Traps: what counting them adds to an analysis, {count} random positions per board and mark count")
+    print("  board marks     p50 ms     p99 ms  slowest ms   left out")
+    rng = random.Random(seed)
+    for size, marks_counts in ((4, range(0, 11, 2)), (5, range(0, 15, 2))):
+        for marks in marks_counts:
+            took, left_out = [], 0
+            for _ in range(count):
+                board = random_position(rng, marks, clustered=True, size=size)
+                forget()
+                analyse(board)
+                start = time.perf_counter()
+                found = analyse(board, budget=DEFAULT_BUDGET, traps=True)
+                took.append(time.perf_counter() - start)
+                left_out += found.traps is None
+            took.sort()
+            p50, p99 = (took[min(count - 1, int(count * share))] for share in (0.5, 0.99))
+            print(
+                f"  {size}x{size} {marks:5d} {p50 * 1e3:10.1f} {p99 * 1e3:10.1f}"
+                f" {max(took) * 1e3:11.1f}   {left_out} of {count}"
+            )
+
+
 def _play(x_player: str, o_player: str, size: int, rng: random.Random) -> str:
     board = Board.empty(size)
     while not board.is_game_over():
@@ -416,7 +449,13 @@ def main() -> None:
         default=0,
         help="also analyse N random 5x5 positions per number of marks, 1 to 8",
     )
+    parser.add_argument(
+        "--traps", type=int, metavar="N", default=0, help="only the cost of counting traps, N positions each"
+    )
     args = parser.parse_args()
+    if args.traps:
+        bench_traps(args.traps)
+        return
     if not args.only_5x5:
         bench_3x3()
         bench_4x4()

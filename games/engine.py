@@ -14,7 +14,8 @@ public names of the parts that live beside it:
     games/search/registry.py   one solver per size, made on first use
     games/search/counts.py     what a textbook alpha-beta and a plain minimax
                                would visit, beside the engine's own count
-    games/search/analysis.py   analyse: every legal cell's exact outcome
+    games/search/analysis.py   analyse: every legal cell's exact outcome, and
+                               the traps each move leaves the opponent
     games/search/moves.py      best_move at each level, opening_move, and
                                principal_variation: the line of best play,
                                toughest_reply: a defender's longest resistance

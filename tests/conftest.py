@@ -138,10 +138,11 @@ def charged_searches(monkeypatch):
     calls = []
     real = engine.analyse
 
-    def counted(board, budget=None):
+    def counted(board, budget=None, **options):
         calls.append(str(board))
-        found = real(board, budget=budget)
-        return engine.Analysis(found, dataclasses.replace(found.stats, seconds=SEARCH_SECONDS), exact=found.exact)
+        found = real(board, budget=budget, **options)
+        stats = dataclasses.replace(found.stats, seconds=SEARCH_SECONDS)
+        return engine.Analysis(found, stats, exact=found.exact, traps=found.traps)
 
     monkeypatch.setattr(engine, "analyse", counted)
     return calls

@@ -476,6 +476,14 @@ class AnalysisSerializer(serializers.Serializer):
         help_text="The solved cells with the best outcome for the player to move: the fastest win, else a "
         "draw, else the slowest loss.",
     )
+    traps = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="For every cell whose outcome is the best cells' outcome, by cell: how many of the opponent's "
+        "replies would then give up part of the opponent's outcome (after a draw, the replies that lose; after a "
+        "loss, those that do not win; after a win, none). Among moves with the same outcome, more traps give the "
+        "opponent more ways to go wrong. Null when the search had no time left to count them.",
+    )
     stats = SearchStatsSerializer()
     line = LineSerializer(help_text="The line of best play from the position (the principal variation).")
 
@@ -489,6 +497,7 @@ class AnalysisSerializer(serializers.Serializer):
                 "exact": analysis.exact,
                 "cells": dict(analysis),
                 "best_cells": analysis.best_cells,
+                "traps": analysis.traps,
                 "stats": analysis.stats,
                 "line": line,
             }

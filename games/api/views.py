@@ -429,7 +429,8 @@ class AnalyseApi(APIView):
         "a loss under perfect play from both sides, and in how many moves. Exact on every board (3x3, 4x4 "
         f"and 5x5). The search has {ANALYSE_BUDGET:g} seconds; a cell it has not solved by then is "
         "`unsolved` and the analysis says `exact: false` (it never guesses, and no raw search score is "
-        "given). `stats` compares the positions this search visited with what a textbook alpha-beta and "
+        "given). `traps` tells moves with the same outcome apart: how many of the opponent's replies after each "
+        "would give up part of its outcome. `stats` compares the positions this search visited with what a textbook alpha-beta and "
         "a plain minimax would visit. `line` is the line of best play from the position (the principal "
         f"variation), found in at most {LINE_BUDGET:g} more seconds; `complete: false` when it stops short "
         "of the end. A finished position has no cells to evaluate: `cells` and the line are empty. "
@@ -456,7 +457,7 @@ class AnalyseApi(APIView):
 
 def _complete(found) -> bool:
     analysis, line = found
-    return analysis.exact and line.complete
+    return analysis.exact and analysis.traps is not None and line.complete
 
 
 # --------------------------------------------------------------------------

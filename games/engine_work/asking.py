@@ -178,4 +178,5 @@ def analysis(request, board: engine.Board, budget: float) -> engine.Analysis:
 
 
 def _is_exact(found) -> bool:
-    return found.exact
+    """Whole: every cell solved, and the traps counted."""
+    return found.exact and found.traps is not None

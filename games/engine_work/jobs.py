@@ -12,27 +12,28 @@ imports it and the engine only.
 
 from __future__ import annotations
 
+import random
 import time
 
 from games import engine
 
 
 def analysis(position: str, budget: float) -> tuple[engine.Analysis, float]:
-    """Every legal cell's outcome, within ``budget`` seconds."""
+    """Every legal cell's outcome, and the traps of those with the best
+    outcome when ``budget`` seconds leave time for them."""
     return _analysed(engine.Board.from_string(position), budget)
 
 
 def hint(position: str, budget: float, seed: int) -> tuple[tuple[engine.Analysis, int | None], float]:
-    """The analysis, and the cell the perfect player picks (``seed`` breaks
-    ties as the game page always has) when every cell was solved in time;
-    None otherwise: a hint is never a guess. The engine remembers a complete
-    analysis, so picking the cell costs no second search."""
-    board = engine.Board.from_string(position)
-    found, searched = _analysed(board, budget)
+    """The analysis, and the cell the hint recommends when every cell was
+    solved in time (None otherwise: a hint is never a guess): a best cell,
+    and among the best the one that leaves the opponent the most traps, when
+    they were counted in time; ``seed`` breaks the ties that remain, the
+    same way each time the game page asks."""
+    found, searched = _analysed(engine.Board.from_string(position), budget)
     if not found.exact or not found:
         return (found, None), searched
-    cell, picking = _timed(engine.best_move, board, "perfect", seed=seed)
-    return (found, cell), searched + picking
+    return (found, random.Random(seed).choice(found.best_trap_cells)), searched
 
 
 def analysis_and_line(
@@ -68,9 +69,10 @@ def tree(position: str, algorithm: str, scoring: str, order: str, seed: int, dep
 
 
 def _analysed(board: engine.Board, budget: float) -> tuple[engine.Analysis, float]:
-    """The analysis, and the seconds its search took: not the counting of what
-    a textbook search would visit, which the overlay shows beside it."""
-    found = engine.analyse(board, budget=budget)
+    """The analysis with its traps (left out when ``budget`` runs out before
+    them), and the seconds its search took: not the counting of what a
+    textbook search would visit, which the overlay shows beside it."""
+    found = engine.analyse(board, budget=budget, traps=True)
     return found, found.stats.seconds
 
 

@@ -30,6 +30,7 @@ from games import engine
 from games.learn import explain, positions
 from games.learn.engine_pages import answers_for_the_engine
 from games.learn.position_analysis import PositionAnalysis, position_analysis
+from games.play import chances
 
 #: The empty boards a learner can start from.
 EMPTY_BOARDS = ((3, "3×3"), (4, "4×4"), (5, "5×5, four in a row"))
@@ -62,6 +63,7 @@ def analysis_context(link: positions.AnalysisLink, found: PositionAnalysis, base
         "analysis": analysis,
         "cells": _cells(link, found, base),
         "all_equal": _all_equal(analysis),
+        "traps_legend": chances.traps_legend(board, analysis),
         "marks_best": bool(_best_marked(found)),
         "unsolved": any(e.outcome == "unsolved" for e in analysis.values()),
         "here": base + link.query(),
@@ -121,6 +123,8 @@ def _cells(link: positions.AnalysisLink, found: PositionAnalysis, base: str) -> 
     best = _best_marked(found)
     winning = set(board.winning_line or ())
     last = link.played[-1] if link.played else None
+    # Where every cell has the same outcome, each also says how many traps it leaves.
+    traps = analysis.traps if chances.traps_shown(analysis) else {}
     cells = []
     for index, mark in enumerate(str(board)):
         name = explain.cell_name(index, board.size).capitalize()
@@ -138,6 +142,10 @@ def _cells(link: positions.AnalysisLink, found: PositionAnalysis, base: str) -> 
             cell["who"], cell["when"] = explain.winner_and_distance(evaluation, board.to_move)
             cell["url"] = base + link.after(index).query()
             cell["label"] = f"{name}: {words}{', a best move' if index in best else ''}"
+            if index in traps:
+                cell["traps"] = chances.short_traps(traps[index])
+                going_wrong = chances.ways_to_go_wrong(traps[index], evaluation.outcome)
+                cell["label"] += f", leaves {engine.other_side(board.to_move)} {going_wrong}"
         elif mark == ".":
             cell["label"] = f"{name}, empty"
         else:

@@ -56,4 +56,4 @@ def position_analysis(request, board: engine.Board, budget: float | None = None)
 
 def _complete(found) -> bool:
     analysis, line = found
-    return analysis.exact and line.complete
+    return analysis.exact and analysis.traps is not None and line.complete

@@ -45,7 +45,8 @@ LEVEL_DESCRIPTIONS = {
     Level.EASY: "plays at random",
     Level.MEDIUM: "takes a win in one move and blocks a loss in one, otherwise plays at random",
     Level.HARD: "plays the perfect move about 7 times in 10, otherwise like Medium",
-    Level.PERFECT: "plays every position perfectly: the only level that never loses, on any board",
+    Level.PERFECT: "plays every position perfectly, choosing at random among equally good moves rather than "
+    "the one that sets you the most traps: the only level that never loses, on any board",
 }
 
 

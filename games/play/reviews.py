@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games import engine
+from games.play.chances import review_traps_note
 
 #: Seconds the background worker gives the engine for a whole game's review on
 #: 4x4 and 5x5 (3x3 is a table look-up). Nobody waits on it, so it is generous:
@@ -156,14 +157,19 @@ class Lesson:
 
     @property
     def verdict(self) -> str:
-        """The sentence: "Row 3, col 1 would have drawn; after row 1, col 3, O wins in 3 more moves." """
+        """The sentence: "Row 3, col 1 would have drawn; after row 1, col 3, O wins in 3 more moves."
+        For a move that kept the outcome, what its traps add: "It left O 4 ways to lose; row 1,
+        col 1 would have left 7." """
         move = self.move
         if move.label == "unsolved":
             return f"{_capital(self.played_name)}: not solved in time, and the engine does not guess."
         after = what_follows(move.played, move.player)
+        traps = review_traps_note(move, lambda cell: cell_name(cell, self.size))
         if move.label == "best":
-            return f"{_capital(self.played_name)} was the best move: after it, {after}."
-        return f"{_capital(self.better_name)} {would_have(move.best)}; after {self.played_name}, {after}."
+            verdict = f"{_capital(self.played_name)} was the best move: after it, {after}."
+        else:
+            verdict = f"{_capital(self.better_name)} {would_have(move.best)}; after {self.played_name}, {after}."
+        return f"{verdict} {traps}" if traps else verdict
 
     @property
     def better_note(self) -> str:

@@ -25,7 +25,7 @@ from games import engine
 from games.engine_work import asking
 from games.engine_work import jobs as engine_jobs
 from games.errors import EngineRefused, EngineWorking, GameError
-from games.play import chat_selectors, offers, review_selectors, reviews, selectors, services
+from games.play import chances, chat_selectors, offers, review_selectors, reviews, selectors, services
 from games.play.actions import game_action
 from games.play.forms import NewGameForm
 from games.play.models import ENGINE_HELP_OFF, Game, Status
@@ -138,10 +138,14 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
     review_pending = reviewed is None and game.status == Status.FINISHED
     lesson = reviews.move_lesson(game, reviewed, shown_ply - 1) if shown_ply else None
     better = set(lesson.better_cells) if lesson else set()
+    # Where every cell has the same outcome, the AI's view tells them apart by their traps.
+    traps = analysis.traps if thinking and analysis and chances.traps_shown(analysis) else {}
     cells = []
     for index, mark in enumerate(str(board)):
         evaluation = analysis.get(index) if (analysis and thinking) else None
         label = _cell_label(index, size, mark, evaluation)
+        if index in traps:
+            label += f", leaves {engine.other_side(board.to_move)} {chances.ways_to_go_wrong(traps[index], evaluation.outcome)}"
         if index in better:
             label += f": {lesson.better_note}"
         cell = {
@@ -152,6 +156,7 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
             "last": index == last,
             "recommended": index == recommended,
             "evaluation": evaluation,
+            "traps": chances.short_traps(traps[index]) if index in traps else "",
             "label": label,
             "key": NUMPAD_KEYS[index] if size == 3 else "",
             "better": index in better,
@@ -198,6 +203,8 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
         "thinking": thinking,
         "hint": hint,
         "recommended": recommended,
+        "hint_reason": chances.hint_reason(board, analysis, recommended) if hint and recommended is not None else "",
+        "traps_legend": chances.traps_legend(board, analysis) if traps else "",
         "engine_refused": engine_refused,
         "engine_working": engine_working,
         "engine_off": engine_off,
@@ -226,7 +233,7 @@ def _engine_view(request, board: engine.Board, hint: bool, seed: int) -> tuple[e
             HINT_BUDGET,
             seed,
             budget=HINT_BUDGET,
-            complete=lambda found: found[0].exact,
+            complete=lambda found: found[0].exact and found[0].traps is not None,
         )
     return asking.analysis(request, board, HINT_BUDGET), None
 

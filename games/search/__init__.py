@@ -10,7 +10,8 @@
                   the book
     counts.py     what a textbook alpha-beta and a plain minimax would visit
     analysis.py   analyse: every legal cell's exact outcome and what it cost,
-                  complete analyses remembered
+                  complete analyses remembered; count_traps: the opponent's
+                  replies that would give up its outcome
     moves.py      best_move at each level (perfect, and weaker on purpose) and
                   opening_move by the start modes
     review.py     review: every move of a finished game labelled, and the one

@@ -5,6 +5,12 @@ draw or loss and in how many moves, or ``UNSOLVED`` when the time budget ran
 out first) and carries :class:`SearchStats`: the work the search did, beside
 what simpler searches would have done (``games.search.counts``). Complete
 analyses are remembered, so a second question about a position is free.
+
+Asked for, it also counts each move's **traps** (:func:`count_traps`): the
+opponent's replies that would give up part of the opponent's exact outcome (a
+win thrown to a draw or a loss, a draw thrown to a loss; the replies a review
+labels mistake or blunder). Among moves with the same exact outcome, the one
+with more traps gives the opponent more ways to go wrong.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from games.rules import Board
 from games.search.counts import minimax_nodes, textbook_nodes
@@ -88,12 +96,23 @@ class Analysis(dict):
     """``{cell: Evaluation}`` for every legal cell, with the search's ``stats``.
 
     ``exact`` is False when some cell was not solved within the budget.
+    ``traps`` is ``{cell: traps}`` for every cell whose outcome is the best
+    cells' outcome (:func:`count_traps`), or None when they were not asked
+    for or not counted in time: the outcomes stand without them.
     """
 
-    def __init__(self, evaluations: dict[int, Evaluation], stats: SearchStats, exact: bool):
+    def __init__(
+        self, evaluations: dict[int, Evaluation], stats: SearchStats, exact: bool, traps: dict[int, int] | None = None
+    ):
         super().__init__(evaluations)
         self.stats = stats
         self.exact = exact
+        self._traps = None if traps is None else dict(traps)
+
+    @property
+    def traps(self) -> Mapping[int, int] | None:
+        """``{cell: traps}``, read-only like the rest (see the class's docstring)."""
+        return None if self._traps is None else MappingProxyType(self._traps)
 
     def _refuse(self, *args, **kwargs):
         raise TypeError("an Analysis cannot be changed: the engine hands the same one to every caller")
@@ -101,7 +120,7 @@ class Analysis(dict):
     __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
 
     def __reduce__(self):
-        return Analysis, (dict(self), self.stats, self.exact)
+        return Analysis, (dict(self), self.stats, self.exact, self._traps)
 
     @property
     def best_cells(self) -> list[int]:
@@ -110,6 +129,16 @@ class Analysis(dict):
             return []
         top = max(e.score for e in solved.values())
         return sorted(cell for cell, e in solved.items() if e.score == top)
+
+    @property
+    def best_trap_cells(self) -> list[int]:
+        """The best cells that leave the opponent the most traps, lowest first
+        (the best cells themselves when traps were not counted)."""
+        best = self.best_cells
+        if self.traps is None or not best:
+            return best
+        most = max(self.traps[cell] for cell in best)
+        return [cell for cell in best if self.traps[cell] == most]
 
 
 def evaluation(score: int, ply_after: int, cells: int) -> Evaluation:
@@ -159,21 +188,47 @@ def forget() -> None:
         _ANALYSES.clear()
 
 
-def analyse(board: Board, budget: float | None = None) -> Analysis:
+def analyse(board: Board, budget: float | None = None, *, traps: bool = False) -> Analysis:
     """Every legal cell's exact outcome for the player to move, and what it cost.
 
     Exact on every board. On 4x4 and 5x5 the search has ``budget`` seconds
     (default :data:`DEFAULT_BUDGET`); a cell it could not solve in that time is
     ``UNSOLVED`` ("not solved in time") and the analysis is not ``exact``.
+    With ``traps``, once every cell is solved, the same budget also counts
+    the traps of every cell whose outcome is the best one (``Analysis.traps``);
+    when it runs out first, the traps are left out and the outcomes stand.
     """
     if not isinstance(board, Board):
         raise TypeError("analyse() takes a Board")
     legal = board.legal_moves
     if not legal:
-        return Analysis({}, SearchStats(0, 0.0, 0, 1, True, 1, True), exact=True)
-    known = recalled(board)
-    if known is not None:
-        return known
+        return Analysis({}, SearchStats(0, 0.0, 0, 1, True, 1, True), exact=True, traps={})
+    start = time.perf_counter()
+    deadline = start + (DEFAULT_BUDGET if budget is None else budget)
+    found = recalled(board)
+    if found is None:
+        found = _analysed(board, deadline)
+    if not traps or found.traps is not None or not found.exact:
+        return found
+    counted_from = time.perf_counter()
+    nodes_before = _solver_nodes(board)
+    try:
+        counted = count_traps(board, found, _best_outcome_cells(found), deadline)
+    except Timeout:
+        return found
+    stats = replace(
+        found.stats,
+        nodes=found.stats.nodes + _solver_nodes(board) - nodes_before,
+        seconds=found.stats.seconds + time.perf_counter() - counted_from,
+    )
+    found = Analysis(dict(found), stats, exact=True, traps=counted)
+    _remember(board, found)
+    return found
+
+
+def _analysed(board: Board, deadline: float) -> Analysis:
+    """Every legal cell's outcome, solved by ``deadline`` (perf_counter time) or UNSOLVED."""
+    legal = board.legal_moves
     me, opp = board._mover_masks()
     geo = board._geo
     ply_after = board.ply + 1
@@ -191,7 +246,7 @@ def analyse(board: Board, budget: float | None = None) -> Analysis:
         evaluations = {}
         with solver.lock:
             before = solver.nodes
-            solver.deadline = start + (DEFAULT_BUDGET if budget is None else budget)
+            solver.deadline = deadline
             try:
                 for cell in legal:
                     try:
@@ -214,3 +269,64 @@ def analyse(board: Board, budget: float | None = None) -> Analysis:
     if exact:
         _remember(board, analysis)
     return analysis
+
+
+# --------------------------------------------------------------------------
+# Traps: the opponent's ways to go wrong after a move.
+
+
+def _best_outcome_cells(analysis: Analysis) -> list[int]:
+    """The cells whose outcome (win, draw or loss) is the best cells' outcome."""
+    best = analysis.best_cells
+    if not best:
+        return []
+    outcome = analysis[best[0]].outcome
+    return sorted(cell for cell, e in analysis.items() if e.outcome == outcome)
+
+
+def _solver_nodes(board: Board) -> int:
+    return 0 if board._geo.size == 3 else solver_for(board._geo.size).nodes
+
+
+def count_traps(
+    board: Board, evaluations: dict[int, Evaluation], cells: list[int], deadline: float | None
+) -> dict[int, int]:
+    """``{cell: traps}`` for each of ``cells``: how many of the opponent's
+    replies after it give up part of the opponent's exact outcome.
+
+    ``evaluations`` holds each cell's exact Evaluation for the mover. After a
+    draw, a trap is a reply that loses; after a move that loses, a reply that
+    does not win; after a move that wins (or ends the game) there are none:
+    the opponent has nothing left to give up. Past ``deadline``
+    (perf_counter time) on 4x4 and 5x5, ``Timeout``.
+    """
+    counted = {}
+    for cell in cells:
+        outcome = evaluations[cell].outcome
+        after = board.play(cell)
+        if outcome == "win" or after.is_game_over():
+            counted[cell] = 0
+        else:
+            counted[cell] = sum(1 for reply in after.legal_moves if _gives_up(after, reply, outcome, deadline))
+    return counted
+
+
+def _gives_up(board: Board, reply: int, mover_outcome: str, deadline: float | None) -> bool:
+    """Whether ``reply`` (by the player to move in ``board``) leaves that player
+    worse off than its exact outcome, which is the opposite of the previous
+    mover's ``mover_outcome``: "draw" (a trap loses) or "loss" (a trap does
+    not win). A null-window search: the question is only which side of a
+    bound the score lies on."""
+    if board._geo.size == 3:
+        score = child_score_3(board, reply)
+        return score < -PROVEN if mover_outcome == "draw" else score <= PROVEN
+    solver = solver_for(board._geo.size)
+    me, opp = board._mover_masks()
+    with solver.lock:
+        solver.deadline = deadline
+        try:
+            if mover_outcome == "draw":  # a loss scores at most -PROVEN - 1
+                return solver.score_move(me, opp, reply, -PROVEN - 1, -PROVEN) <= -PROVEN - 1
+            return solver.score_move(me, opp, reply, PROVEN, PROVEN + 1) <= PROVEN  # a win scores above PROVEN
+        finally:
+            solver.deadline = None

@@ -2,17 +2,21 @@
 
 Each move is judged against the exact evaluation of its position and labelled
 the way chess sites do (:data:`LABELS`), and the move that decided the result
-is named.
+is named. Where time is left once every move is labelled, a move that kept its
+position's outcome also gets its traps counted (the opponent's replies that
+would give up part of its outcome, ``games.search.analysis.count_traps``),
+beside the most traps any best move would have left: the labels stay exact,
+the traps say which of the equal moves gave the opponent more ways to go wrong.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from games.rules import Board
-from games.search.analysis import UNSOLVED, Evaluation, evaluation
+from games.search.analysis import UNSOLVED, Evaluation, count_traps, evaluation
 from games.search.registry import solver_for
 from games.search.solver import Timeout, child_score_3
 
@@ -31,6 +35,12 @@ class MoveReview:
     played: Evaluation
     best: Evaluation
     best_cells: tuple[int, ...]
+    # For a move that kept the outcome (best or inaccuracy), when there was
+    # time to count them: the traps it left, and the most any best cell left,
+    # at ``most_traps_cell`` (the lowest such cell). None otherwise.
+    traps: int | None = None
+    most_traps: int | None = None
+    most_traps_cell: int | None = None
 
     def to_dict(self) -> dict:
         """As plain values (for JSON): :meth:`from_dict` gives the same MoveReview back."""
@@ -42,6 +52,9 @@ class MoveReview:
             "played": self.played.to_dict(),
             "best": self.best.to_dict(),
             "best_cells": list(self.best_cells),
+            "traps": self.traps,
+            "most_traps": self.most_traps,
+            "most_traps_cell": self.most_traps_cell,
         }
 
     @classmethod
@@ -55,6 +68,10 @@ class MoveReview:
             Evaluation.from_dict(data["played"]),
             Evaluation.from_dict(data["best"]),
             tuple(data["best_cells"]),
+            # Reviews stored before traps were counted have none.
+            data.get("traps"),
+            data.get("most_traps"),
+            data.get("most_traps_cell"),
         )
 
 
@@ -156,5 +173,26 @@ def review(moves: Sequence[int], size: int = 3, budget: float | None = None) -> 
         else:
             reviewed.append(MoveReview(ply, board.to_move, cell, _label(played, best), played, best, best_cells))
     reviewed.reverse()
+    if not out_of_time:
+        reviewed = _with_traps(boards, reviewed, deadline)
     decisive = next((m.ply for m in reversed(reviewed) if m.label in ("mistake", "blunder")), None)
     return Review(tuple(reviewed), decisive, exact=not out_of_time)
+
+
+def _with_traps(boards: list[Board], reviewed: list[MoveReview], deadline: float) -> list[MoveReview]:
+    """``reviewed`` with the traps of every move that kept its position's
+    outcome, first move first, as far as ``deadline`` allows; the moves past
+    it keep their labels and no traps."""
+    counted = []
+    for move in reviewed:
+        if move.label in ("best", "inaccuracy") and move.played.outcome == move.best.outcome:
+            evaluations = {cell: move.best for cell in move.best_cells}
+            evaluations[move.cell] = move.played
+            try:
+                traps = count_traps(boards[move.ply], evaluations, sorted(evaluations), deadline)
+            except Timeout:
+                return counted + reviewed[len(counted) :]
+            most_cell = max(move.best_cells, key=lambda cell: (traps[cell], -cell))
+            move = replace(move, traps=traps[move.cell], most_traps=traps[most_cell], most_traps_cell=most_cell)
+        counted.append(move)
+    return counted

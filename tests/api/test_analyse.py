@@ -163,3 +163,15 @@ def test_the_schema_documents_the_line():
     assert set(components["Line"]["properties"]) == {"cells", "complete"}
     assert "line" in components["Analysis"]["required"]
     assert "`line` is the line of best play" in schema["paths"]["/api/analyse/"]["post"]["description"]
+
+
+def test_on_the_empty_board_traps_tell_the_drawn_first_moves_apart(anon):
+    analysis = anon.post(URL, {"board": "........."}).json()
+    assert {e["outcome"] for e in analysis["cells"].values()} == {"draw"}
+    # By the independent referee: the replies of O's that lose after each first move.
+    expected = {
+        str(cell): sum(1 for score in reference.move_values(reference.play("." * 9, cell)).values() if score < 0)
+        for cell in range(9)
+    }
+    assert analysis["traps"] == expected
+    assert (analysis["traps"]["0"], analysis["traps"]["4"], analysis["traps"]["1"]) == (7, 4, 4)

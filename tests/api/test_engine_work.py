@@ -52,7 +52,7 @@ def test_3x3_costs_nothing(anon, settings):
 def test_a_search_is_202_at_once_then_the_answer(anon, engine_processes, monkeypatch):
     expected = engine.analyse(engine.Board.from_string(LATE_5X5[0]))
 
-    def not_here(board, budget=None):
+    def not_here(board, budget=None, **options):
         raise AssertionError("the server's own process must not search")
 
     monkeypatch.setattr(engine, "analyse", not_here)

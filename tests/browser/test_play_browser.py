@@ -336,9 +336,11 @@ def test_the_ais_thinking_paints_every_free_cell_and_the_hint_picks_one(live_ser
     page.get_by_role("button", name="Show the AI's thinking").click()
     evaluated = page.locator("#game .board .cell--eval")
     expect(evaluated).to_have_count(9)
-    for text in evaluated.all_inner_texts():
+    for text in page.locator("#game .board .cell__eval").all_inner_texts():
         assert re.fullmatch(r"(WIN|LOSS) \d+|DRAW", text.strip().upper()), text
     expect(page.locator("#game .board .cell--eval-draw")).to_have_count(9)  # the empty board is a draw
+    # Every cell draws, so each also counts its traps (tests/browser/test_traps_browser.py checks them).
+    expect(page.locator("#game .board .cell__traps")).to_have_count(9)
     stats = page.locator("#game .thinking .stats")
     expect(
         stats.locator("div").filter(has_text="Positions this search visited (alpha-beta with memory)").locator("dd")

@@ -133,6 +133,9 @@ def test_h_recommends_a_best_cell_with_the_evaluation_time_and_the_outcome():
     cell = parse_move(str(digit), 3)
     assert cell == (row - 1) * 3 + column - 1
     assert cell in engine.analyse(engine.Board.empty()).best_cells
+    # Every first move draws: the hint takes a corner, which leaves O the most ways to lose.
+    assert cell in (0, 2, 6, 8)
+    assert "With perfect play: draw. Every move draws; this corner leaves O 7 ways to lose, an edge only 4." in out
 
 
 def test_h_after_a_losing_move_says_the_loss_is_coming():

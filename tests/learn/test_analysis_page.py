@@ -69,16 +69,44 @@ def page(client, query: str = "", status: int = 200) -> str:
 # -- every free cell, in words ----------------------------------------------------------
 
 
-def test_the_empty_board_shows_every_cell_drawn_and_says_none_is_better(client):
+def _losing_replies(position: str, cell: int) -> int:
+    """The opponent's replies after ``cell`` that lose, by the independent referee."""
+    after = reference.play(position, cell)
+    return sum(1 for score in reference.move_values(after).values() if score < 0)
+
+
+def test_the_empty_board_shows_every_cell_drawn_and_tells_them_apart_by_their_traps(client):
     html = page(client)
     cells = cells_of(html)
-    assert [cell["text"] for cell in cells] == ["draw"] * 9
-    assert cells[0]["aria-label"] == "Row 1, column 1: draw"
+    traps = [_losing_replies("." * 9, cell) for cell in range(9)]
+    assert traps == [7, 4, 7, 4, 4, 4, 7, 4, 7]
+    assert [cell["text"] for cell in cells] == [f"draw {count} traps" for count in traps]
+    assert cells[0]["aria-label"] == "Row 1, column 1: draw, leaves O 7 ways to lose"
+    assert cells[4]["aria-label"] == "Row 2, column 2: draw, leaves O 4 ways to lose"
     assert cells[0]["href"] == "/analysis/?moves=0"
     words = text_of(html)
     assert "X to move" in words
     assert "With perfect play from both sides: draw." in words
-    assert "Every free cell leads to the same result here: none is better than another." in words
+    assert (
+        "Every move has the same result here, so each cell also counts its traps: how many of O's replies "
+        "would then lose. The more traps, the more ways O has to go wrong."
+    ) in words
+
+
+def test_where_the_outcomes_differ_no_cell_shows_traps(client):
+    html = page(client, "?board=XX.OO....")
+    assert all("traps" not in cell["text"] for cell in cells_of(html))
+    assert "counts its traps" not in text_of(html)
+
+
+def test_the_empty_5x5_board_shows_each_cell_s_traps_as_an_analysis_of_every_reply_has_them(client):
+    html = page(client, "?board=" + "." * 25)
+    board = engine.Board.empty(5)
+    shown = {int(cell["data-index"]): cell["text"] for cell in cells_of(html) if cell["tag"] == "a"}
+    for cell in (0, 6, 12):  # a corner, the diagonal beside it, the centre
+        replies = engine.analyse(board.play(cell))
+        losing = sum(1 for e in replies.values() if e.outcome == "loss")
+        assert shown[cell] == f"draw {losing} trap{'s' if losing != 1 else ''}"
 
 
 def test_a_win_in_one_is_the_best_cell_and_every_cell_says_who_wins_as_the_referee_has_it(client):
@@ -107,13 +135,20 @@ def test_the_legend_says_what_the_colours_mean_in_words(client):
 @pytest.mark.parametrize("position", ["X....O..........", "XO..OX..X..O...."])
 def test_on_4x4_every_cell_is_exact(client, position):
     board = engine.Board.from_string(position)
-    analysis = engine.analyse(board)
+    analysis = engine.analyse(board, traps=True)
     cells = [cell for cell in cells_of(page(client, f"?board={position}")) if cell["tag"] == "a"]
     assert analysis.exact and len(cells) == len(analysis) == 16 - board.ply
+    every_draw = {e.outcome for e in analysis.values()} == {"draw"}
     for cell in cells:
-        evaluation = analysis[int(cell["data-index"])]
+        index = int(cell["data-index"])
+        evaluation = analysis[index]
         winner = {"win": board.to_move, "loss": engine.other_side(board.to_move)}.get(evaluation.outcome)
-        assert cell["text"] == (f"{winner} wins in {evaluation.plies}" if winner else "draw")
+        expected = f"{winner} wins in {evaluation.plies}" if winner else "draw"
+        if every_draw and any(analysis.traps.values()):
+            # Every cell draws: each also says how many of the opponent's replies would lose.
+            losing = sum(1 for e in engine.analyse(board.play(index)).values() if e.outcome == "loss")
+            expected += f" {losing} trap{'s' if losing != 1 else ''}"
+        assert cell["text"] == expected
 
 
 @pytest.mark.parametrize("position", LATE_5X5)
@@ -298,3 +333,14 @@ def test_a_position_too_big_for_the_tree_says_how_many_moves_to_play_first(clien
 def test_a_finished_game_offers_no_tree(client):
     html = page(client, "?board=XXXOO....")
     assert 'id="tree-link"' not in html and 'id="tree-refused"' not in html
+
+
+def test_where_every_cell_draws_and_no_reply_loses_the_board_says_none_is_better(client):
+    # The empty 4x4 board: every move draws, and after each of them every reply of O's draws too.
+    board = engine.Board.empty(4)
+    assert all(
+        e.outcome == "draw" for cell in (0, 1, 5) for e in engine.analyse(board.play(cell)).values()
+    )  # a corner, an edge, a centre cell (the rest are their mirror images)
+    html = page(client, "?board=" + "." * 16)
+    assert all(cell["text"] == "draw" for cell in cells_of(html) if cell["tag"] == "a")
+    assert "Every free cell leads to the same result here: none is better than another." in text_of(html)

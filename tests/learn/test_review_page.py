@@ -229,3 +229,36 @@ def test_a_move_not_solved_in_time_is_not_guessed_at(client, user, bob):
         == "Move 2: O played row 2, col 1 not solved Row 2, col 1: not solved in time, and the engine does not guess."
     )
     assert _better_cells(page) == set()
+
+
+#: A drawn 3x3 game, every move best: X opens on an edge, where a corner leaves O more ways to lose.
+EDGE_OPENING_DRAW = [1, 0, 4, 7, 8, 2, 5, 3, 6]
+
+
+def _losing_replies(position: str, cell: int) -> int:
+    """The opponent's replies after ``cell`` that lose, by the independent referee."""
+    after = reference.play(position, cell)
+    return sum(1 for score in reference.move_values(after).values() if score < 0)
+
+
+def test_an_edge_opening_is_best_and_its_verdict_says_a_corner_leaves_more_ways_to_lose(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, EDGE_OPENING_DRAW))
+    lesson = _text(_lesson(client.get(game.get_absolute_url(), {"ply": 1}).content.decode()))
+    assert lesson.startswith("Move 1: X played row 1, col 2 best")  # the label stays exact
+    edge, corner = _losing_replies("." * 9, 1), _losing_replies("." * 9, 0)
+    assert (edge, corner) == (4, 7)
+    assert (
+        "Row 1, col 2 was the best move: after it, it is a draw with best play. "
+        f"It left O {edge} ways to lose; row 1, col 1 would have left {corner}."
+    ) in lesson
+
+
+def test_a_move_leaving_the_most_traps_says_so(client, user, bob, reviewed):
+    game = reviewed(factories.human_game(user, bob, EDGE_OPENING_DRAW))
+    # Move 3, X in the centre: by the referee no other drawing move leaves O more losing replies.
+    before = _position(EDGE_OPENING_DRAW[:2])
+    values = reference.move_values(before)
+    drawing = [cell for cell, score in values.items() if score == 0]
+    assert max(_losing_replies(before, cell) for cell in drawing) == _losing_replies(before, 4) > 0
+    lesson = _text(_lesson(client.get(game.get_absolute_url(), {"ply": 3}).content.decode()))
+    assert f"It left O {_losing_replies(before, 4)} ways to lose, as many as any move could." in lesson

@@ -1,5 +1,6 @@
 """Playing against the AI through the web pages, with and without JavaScript."""
 
+import html as html_lib
 import re
 
 import pytest
@@ -50,6 +51,8 @@ def test_the_new_game_page_says_what_each_level_does_and_only_perfect_never_lose
     assert "takes a win in one move and blocks a loss in one" in sentences["Medium"]
     assert "7 times in 10" in sentences["Hard"]
     assert [level for level, sentence in sentences.items() if "never loses" in sentence] == ["Perfect"]
+    # How it chooses among equal moves is said where the level is described.
+    assert "choosing at random among equally good moves" in sentences["Perfect"]
 
 
 def test_a_bad_choice_is_shown_on_the_form_and_creates_nothing(client):
@@ -171,6 +174,84 @@ def test_the_hint_names_the_one_cell_that_saves_the_game(client):
     assert re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html) == ["7"]
 
 
+def _traps_by_reference(position: str, cell: int) -> int:
+    """How many of the opponent's replies after ``cell`` lose, by the independent referee."""
+    after = reference.play(position, cell)
+    return sum(1 for score in reference.move_values(after).values() if score < 0)
+
+
+def test_on_the_empty_board_the_hint_names_a_corner_and_how_many_ways_o_has_to_lose(client):
+    game = _start(client)
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    recommended = re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html)
+    assert len(recommended) == 1 and int(recommended[0]) in (0, 2, 6, 8)
+    # Every first move draws; by the referee a corner leaves O 7 losing replies, an edge 4.
+    assert _traps_by_reference("." * 9, 0) == 7 and _traps_by_reference("." * 9, 1) == 4
+    reason = re.search(r'<span class="hint__reason">([^<]+)</span>', html).group(1)
+    assert html_lib.unescape(reason) == "Every move draws; this corner leaves O 7 ways to lose, an edge only 4."
+    assert re.search(r"Recommended: <strong>row [13], column [13]</strong>\s+\(draw with perfect play\)", html)
+
+
+def test_on_the_empty_board_the_ai_s_view_counts_each_cell_s_traps(client):
+    game = _start(client)
+    html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
+    shown = dict(
+        re.findall(r'value="(\d+)"[^>]*><span class="cell__eval">draw</span><span class="cell__traps">([^<]+)<', html)
+    )
+    assert shown == {str(cell): f"{_traps_by_reference('.' * 9, cell)} traps" for cell in range(9)}
+    assert shown["0"] == "7 traps" and shown["4"] == "4 traps" and shown["1"] == "4 traps"
+    assert 'aria-label="Row 1, column 1, empty: draw, leaves O 7 ways to lose"' in html
+    assert "each cell also counts its traps: how many of O&#x27;s replies would then lose" in html
+
+
+def test_on_the_empty_5x5_board_the_hint_recommends_a_cell_leaving_the_most_ways_to_lose(client):
+    game = _start(client, variant="5x5")
+    board = engine.Board.empty(5)
+    # By an analysis of every reply: how many of O's replies lose after each first move.
+    losing = {
+        cell: sum(1 for e in engine.analyse(board.play(cell)).values() if e.outcome == "loss") for cell in range(25)
+    }
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    recommended = int(re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html)[0])
+    assert losing[recommended] == max(losing.values()) > 0
+    fewest = min(losing, key=lambda cell: (losing[cell], cell))
+    row, column = divmod(fewest, 5)
+    reason = html_lib.unescape(re.search(r'<span class="hint__reason">([^<]+)</span>', html).group(1))
+    fewer = f"only {losing[fewest]}" if losing[fewest] else "none"
+    assert reason == (
+        f"Every move draws; this move leaves O {losing[recommended]} ways to lose, "
+        f"row {row + 1}, column {column + 1} {fewer}."
+    )
+
+
+def test_a_hint_between_equal_moves_names_the_one_with_fewer_traps_beside_it(client):
+    # X took a corner, O the centre: every move draws, but they set O different numbers of traps.
+    game = _ai_game_at(client, [8, 4], variant="3x3")
+    position = str(game.board)
+    assert all(score == 0 for score in reference.move_values(position).values())
+    traps = {cell: _traps_by_reference(position, cell) for cell in reference.move_values(position)}
+    # The corners beside X's and the edges beside them leave O 5; the far corner and the other edges 2.
+    assert traps == {0: 2, 1: 2, 2: 5, 3: 2, 5: 5, 6: 5, 7: 5}
+    html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
+    recommended = int(re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html)[0])
+    assert recommended in (2, 5, 6, 7)  # the game's seed picks among them
+    reason = html_lib.unescape(re.search(r'<span class="hint__reason">([^<]+)</span>', html).group(1))
+    # The fewest, lowest first: the far corner (cell 0), named beside the cell recommended.
+    named = {
+        2: "this corner leaves O 5 ways to lose, another corner only 2",
+        6: "this corner leaves O 5 ways to lose, another corner only 2",
+        5: "this edge leaves O 5 ways to lose, a corner only 2",
+        7: "this edge leaves O 5 ways to lose, a corner only 2",
+    }
+    assert reason == f"Every move draws; {named[recommended]}."
+
+
+def test_where_outcomes_differ_the_ai_s_view_shows_no_traps(client):
+    game = _ai_game_at(client, [1, 0], variant="3x3")
+    html = client.get(game.get_absolute_url(), {"thinking": "1"}).content.decode()
+    assert "cell__traps" not in html and "counts its traps" not in html
+
+
 def test_the_ai_s_thinking_paints_every_free_cell_and_counts_the_nodes(client):
     # X opened on an edge and O took a corner: now some of X's moves lose. (Set
     # as rows: the AI's own reply is its choice among equals, the centre among them.)
@@ -251,7 +332,7 @@ def _not_solved_in_time(client, monkeypatch):
         engine.SearchStats(120, 5.0, 13, 50_000, False, 61_000, False),
         exact=False,
     )
-    monkeypatch.setattr(engine, "analyse", lambda board, budget=None: unsolved)
+    monkeypatch.setattr(engine, "analyse", lambda board, budget=None, **options: unsolved)
     return game
 
 

@@ -35,9 +35,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from games import engine
+from games.engine_work import jobs as engine_jobs
 from games.errors import GameError
 from games.learn import explain
-from games.play import clocks, offers, services
+from games.play import chances, clocks, offers, services
 from games.play.clocks import TimeControl
 from games.play.models import LEVEL_DESCRIPTIONS, Game, Level, StartMode, Status, Variant, levels_described
 from games.play.players import Player, new_guest_key
@@ -51,6 +52,8 @@ HINT = {"h", "hint"}
 WHY = {"w", "why"}
 TAKE_BACK = {"t", "takeback", "undo"}
 HELP = {"?", "help"}
+#: Seconds the engine may take for a hint, as on the game page.
+HINT_BUDGET = 3.0
 
 
 class BadMove(ValueError):
@@ -372,14 +375,18 @@ class Command(BaseCommand):
         return game
 
     def _hint(self, game: Game) -> None:
+        """The game page's hint: among the best moves, the one leaving the most traps, and why."""
         board = game.board
         start = time.perf_counter()
-        cell = engine.best_move(board, "perfect", seed=game.seed + board.ply)
+        (analysis, cell), _ = engine_jobs.hint(str(board), HINT_BUDGET, game.seed + board.ply)
         seconds = time.perf_counter() - start
-        evaluation = engine.analyse(board)[cell]
+        if cell is None:
+            self._say("No recommendation: the engine could not solve this position in time, and it does not guess.")
+            return
+        reason = chances.hint_reason(board, analysis, cell)
         self._say(
             f"Recommended move: {cell_input(cell, game.size)} ({cell_name(cell, game.size)}). "
-            f"Evaluation time: {seconds:.7f}s. With perfect play: {evaluation}."
+            f"Evaluation time: {seconds:.7f}s. With perfect play: {analysis[cell]}.{' ' + reason if reason else ''}"
         )
 
     def _why(self, game: Game) -> None:
