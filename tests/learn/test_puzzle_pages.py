@@ -15,10 +15,42 @@ from tests.web.test_security import INLINE
 
 pytestmark = pytest.mark.django_db
 
-FORK = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,5,6"}
-O_FORK = {"position": "OXX.X..O.", "variant": "3x3", "side": "O", "cell": 6, "win_in": 3, "solution": "6,3,8"}
-FIVE = {"position": ".X......O", "variant": "3x3", "side": "X", "cell": 2, "win_in": 5, "solution": "2,0,4,3,6"}
-FORK_4X4 = {"position": ".O...XX..OOXO..X", "variant": "4x4", "side": "X", "cell": 7, "win_in": 3, "solution": "7,3,4"}
+FORK = {
+    "position": "OO..X...X",
+    "variant": "3x3",
+    "side": "X",
+    "cell": 2,
+    "win_in": 3,
+    "solution": "2,5,6",
+    "theme": "fork",
+}
+O_FORK = {
+    "position": "OXX.X..O.",
+    "variant": "3x3",
+    "side": "O",
+    "cell": 6,
+    "win_in": 3,
+    "solution": "6,3,8",
+    "theme": "fork",
+}
+FIVE = {
+    "position": ".X......O",
+    "variant": "3x3",
+    "side": "X",
+    "cell": 2,
+    "win_in": 5,
+    "solution": "2,0,4,3,6",
+    "theme": "win_in_three",
+}
+FORK_4X4 = {
+    "position": ".O...XX..OOXO..X",
+    "variant": "4x4",
+    "side": "X",
+    "cell": 7,
+    "win_in": 3,
+    "solution": "7,3,4",
+    "theme": "fork",
+}
 
 
 @pytest.fixture
