@@ -48,10 +48,22 @@ class Theme(models.TextChoices):
 THEME_BRIEFS = {
     Theme.WIN_NOW: "One move completes a line: find it.",
     Theme.BLOCK: "{them} threatens to win. Exactly one move stops it and keeps the draw.",
-    Theme.FORK: "Exactly one move makes two threats at once: {them} can block only one.",
+    Theme.FORK: "Exactly one move wins, with your second move, whatever {them} replies in between: "
+    "it makes two threats at once, and {them} can block only one.",
     Theme.SAVE_DRAW: "{them} threatens nothing yet, but every move loses except one, which keeps the draw.",
     Theme.WIN_IN_THREE: "Exactly one move wins, with your third move, whatever {them} replies in between.",
     Theme.LONG_WIN: "Exactly one move wins, with your {ordinal} move, whatever {them} replies in between.",
+}
+
+
+#: Each theme in a sentence, for the lists of themes.
+THEME_DESCRIPTIONS = {
+    Theme.WIN_NOW: "One move completes a line: spot it.",
+    Theme.BLOCK: "The other side threatens to win: exactly one move stops it and keeps the draw.",
+    Theme.FORK: "The only winning move makes two threats at once, and wins with your second move.",
+    Theme.SAVE_DRAW: "Nobody threatens to win yet, but every move loses except one.",
+    Theme.WIN_IN_THREE: "Exactly one move wins, with your third move: look further ahead.",
+    Theme.LONG_WIN: "Exactly one move wins, further ahead still.",
 }
 
 

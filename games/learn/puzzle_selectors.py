@@ -14,7 +14,7 @@ from django.db.models import Case, Count, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.learn.models import Origin, Puzzle, Theme
+from games.learn.models import THEME_DESCRIPTIONS, Origin, Puzzle, Theme
 from games.play.models import Game, Status, Variant
 
 
@@ -54,14 +54,28 @@ def puzzles_by_board() -> list[dict]:
 
 def puzzles_by_theme(variant: str | None = None) -> list[dict]:
     """Every theme with how many puzzles it has (on ``variant``'s board, or on
-    all), in the boards' order; a longer win only where there is one."""
-    puzzles = Puzzle.objects.filter(variant=variant) if variant else Puzzle.objects.all()
-    counts = dict(puzzles.order_by().values_list("theme").annotate(n=Count("id")))
-    return [
-        {"theme": t.value, "label": t.label, "count": counts.get(t.value, 0)}
-        for t in Theme
-        if t != Theme.LONG_WIN or counts.get(t.value)
-    ]
+    all) and on each board, in the lists' order; a longer win only where
+    there is one."""
+    rows = Puzzle.objects.order_by().values_list("theme", "variant").annotate(n=Count("id"))
+    counts = {(theme, board): n for theme, board, n in rows}
+    themes = []
+    for theme in Theme:
+        boards = [
+            {"variant": v.value, "label": v.label, "count": counts.get((theme.value, v.value), 0)} for v in Variant
+        ]
+        count = sum(board["count"] for board in boards if variant in (None, board["variant"]))
+        if theme == Theme.LONG_WIN and not count:
+            continue
+        themes.append(
+            {
+                "theme": theme.value,
+                "label": theme.label,
+                "description": THEME_DESCRIPTIONS[theme],
+                "count": count,
+                "boards": boards,
+            }
+        )
+    return themes
 
 
 def next_puzzle(puzzle: Puzzle, theme: str | None = None) -> Puzzle | None:

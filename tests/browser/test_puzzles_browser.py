@@ -61,12 +61,12 @@ def browser_context_args():
 def test_a_learner_solves_todays_puzzle_from_the_home_page(live_server, page):
     puzzle = Puzzle.objects.create(**FORK)  # the only puzzle: today's
     page.goto(live_server.url + "/")
-    expect(page.locator(".daily-puzzle")).to_contain_text("X to play and win in 3")
+    expect(page.locator(".daily-puzzle")).to_contain_text("X to play and win with your second move")
     page.screenshot(path="/tmp/puzzles-home-1280.png", full_page=True)
 
     page.get_by_role("link", name="Solve today's puzzle").click()
     expect(page).to_have_url(live_server.url + puzzle.get_absolute_url())
-    expect(page.get_by_role("heading", level=1)).to_have_text("X to play and win in 3")
+    expect(page.get_by_role("heading", level=1)).to_have_text("X to play and win with your second move")
     page.evaluate("window.stillTheSamePage = true")  # gone if a move reloaded the page
 
     page.get_by_role("button", name="Cell 2, row 1, column 3, empty").click()
@@ -112,7 +112,7 @@ def test_a_miss_names_the_winning_move_on_a_phone(live_server, browser):
         page.screenshot(path="/tmp/puzzles-missed-390.png", full_page=True)
 
         page.get_by_role("link", name="Start again").click()
-        expect(status(page)).to_contain_text("X to play and win in 5")
+        expect(status(page)).to_contain_text("X to play and win with your third move")
         expect(page.locator("#puzzle button.cell:not([disabled])")).to_have_count(7)
     finally:
         context.close()
