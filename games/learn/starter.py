@@ -14,6 +14,7 @@ the same puzzles.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from games import engine
 from games.learn import finding
@@ -34,9 +35,11 @@ MOST_MARKS = {3: 8, 4: 12, 5: 11}
 BUILDING = 0.7
 
 
-def starter_puzzles(variant: str, per_theme: int = PER_THEME, seed: int = STARTER_SEED) -> list[finding.Found]:
+@cache
+def starter_puzzles(variant: str, per_theme: int = PER_THEME, seed: int = STARTER_SEED) -> tuple[finding.Found, ...]:
     """Up to ``per_theme`` puzzles of each starter theme on ``variant``'s board
-    ("3x3", "4x4", "5x5"), theme by theme, the same ones for the same seed."""
+    ("3x3", "4x4", "5x5"), theme by theme, the same ones for the same seed
+    (made once a process: the answer never changes)."""
     size = engine.VARIANTS[variant][0]
     rng = random.Random(f"{seed}:{variant}")
     found: dict[str, list[finding.Found]] = {theme: [] for theme in STARTER_THEMES}
@@ -53,7 +56,7 @@ def starter_puzzles(variant: str, per_theme: int = PER_THEME, seed: int = STARTE
                 if puzzle is not None and len(found.get(puzzle.theme, ())) < per_theme:
                     found[puzzle.theme].append(puzzle)
             board = board.play(_next_cell(board, rng))
-    return [puzzle for theme in STARTER_THEMES for puzzle in found[theme]]
+    return tuple(puzzle for theme in STARTER_THEMES for puzzle in found[theme])
 
 
 def _next_cell(board: engine.Board, rng: random.Random) -> int:
