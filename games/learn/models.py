@@ -43,16 +43,20 @@ class Theme(models.TextChoices):
     LONG_WIN = finding.LONG_WIN, "A longer win"
 
 
-#: What each theme asks, after "X to play and": with the move's ordinal in
-#: words where it counts (a digit beside numbered cells would read as a cell).
+#: Each theme's question in full, as the puzzle page puts it: the move that
+#: wins by its ordinal in words (a digit beside numbered cells would read as a cell).
 THEME_BRIEFS = {
     Theme.WIN_NOW: "One move completes a line: find it.",
-    Theme.BLOCK: "{them} threatens to win. Exactly one move stops it and keeps the draw.",
+    Theme.BLOCK: "{them} threatens to win. Exactly one move stops it and keeps the draw; "
+    "{them} then plays its strongest reply.",
     Theme.FORK: "Exactly one move wins, with your second move, whatever {them} replies in between: "
-    "it makes two threats at once, and {them} can block only one.",
-    Theme.SAVE_DRAW: "{them} threatens nothing yet, but every move loses except one, which keeps the draw.",
-    Theme.WIN_IN_THREE: "Exactly one move wins, with your third move, whatever {them} replies in between.",
-    Theme.LONG_WIN: "Exactly one move wins, with your {ordinal} move, whatever {them} replies in between.",
+    "it makes two threats at once, and {them} can block only one. {them} defends as well as it can.",
+    Theme.SAVE_DRAW: "{them} threatens nothing yet, but every move loses except one, which keeps the draw; "
+    "{them} then plays its strongest reply.",
+    Theme.WIN_IN_THREE: "Exactly one move wins, with your third move, whatever {them} replies in between. "
+    "{them} defends as well as it can.",
+    Theme.LONG_WIN: "Exactly one move wins, with your {ordinal} move, whatever {them} replies in between. "
+    "{them} defends as well as it can.",
 }
 
 

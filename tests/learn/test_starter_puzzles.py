@@ -151,7 +151,10 @@ def test_a_block_is_solved_by_the_one_move_that_does_not_lose(client, starter_se
     cells = board_cells(html)
     assert cells[reply]["class"].startswith(f"cell cell--{puzzle.opponent.lower()}")
     assert not any(cell["playable"] for cell in cells)
-    assert "the only move that does not lose" in text(html.split('id="solution-title"')[1])
+    solution = text(html.split('id="solution-title"')[1])
+    assert "the only move that does not lose" in solution
+    assert f"{puzzle.opponent}'s strongest reply" in solution and "defence" not in solution
+    assert "From the starter set, made from exact solutions." in text(html)
     assert "best play from both sides ends in a draw" in panel(html)
 
 
