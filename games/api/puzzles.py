@@ -96,7 +96,9 @@ class StepSerializer(serializers.Serializer):
     evaluation = EvaluationSerializer(help_text="The move's exact outcome for the learner.")
     reply = serializers.IntegerField(allow_null=True, help_text="The opponent's best reply, when the puzzle goes on.")
     winning_cells = serializers.ListField(
-        child=serializers.IntegerField(), help_text="The cells that won in time from the position before this move."
+        child=serializers.IntegerField(),
+        help_text="The cells that won in time from the position before this move; where the goal is a draw, "
+        "the cells that did not lose.",
     )
     message = serializers.CharField(help_text='What the page says: "That wins: O\'s best reply is cell 5. Your move."')
 

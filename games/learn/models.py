@@ -18,7 +18,7 @@ from django.db.models.functions import Length, Substr
 from django.db.models.lookups import Exact, LessThan
 from django.urls import reverse
 
-from games.engine import Board
+from games.engine import Board, other_side
 from games.learn import finding
 from games.play.models import Game, Side, Variant
 
@@ -174,7 +174,7 @@ class Puzzle(models.Model):
 
     @property
     def opponent(self) -> str:
-        return "O" if self.side == "X" else "X"
+        return other_side(self.side)
 
     @property
     def goal(self) -> str:

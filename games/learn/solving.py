@@ -53,7 +53,7 @@ class Step:
     verdict: str
     evaluation: engine.Evaluation
     reply: int | None  # the opponent's best reply, played when the puzzle goes on
-    winning_cells: tuple[int, ...]  # the cells that won in time, from the position before this move
+    winning_cells: tuple[int, ...]  # the right cells from the position before this move: won in time, or held the draw
     message: str
 
 

@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 
 from games.learn import puzzle_services
 from games.learn.models import Puzzle
+from tests.api.conftest import assert_error, client_for
 from tests.factories import human_game
 from tests.learn.test_puzzle_pages import board_cells, panel, text
 
@@ -234,3 +235,31 @@ def test_the_admin_filters_puzzles_by_theme(client, starter_set, django_user_mod
     assert f"{forks.count()} puzzles" in text(listing)
     assert all(p.position in listing for p in forks[:5])
     assert first("3x3", "block").position not in listing
+
+
+# -- the API ---------------------------------------------------------------------------------
+
+
+def test_the_api_filters_by_theme_and_says_what_a_draw_puzzle_asks(starter_set):
+    client = client_for(None)
+
+    body = client.get("/api/puzzles/", {"variant": "3x3", "theme": "save_draw"}).json()
+
+    count = Puzzle.objects.filter(variant="3x3", theme="save_draw").count()
+    assert body["count"] == count > 0
+    assert {(p["theme"], p["goal"], p["task"], p["win_in"]) for p in body["results"]} == {
+        ("save_draw", "draw", "save the draw", None)
+    }
+    assert_error(client.get("/api/puzzles/", {"theme": "sacrifice"}), 400, "invalid")
+
+
+def test_the_api_judges_a_block_solved_by_its_one_move(starter_set):
+    puzzle = first("4x4", "block")
+    before = stored()
+
+    body = client_for(None).post(f"/api/puzzles/{puzzle.pk}/attempt/", {"played": [puzzle.cell]}, format="json").json()
+
+    assert (body["status"], body["steps"][0]["verdict"]) == ("solved", "holds")
+    assert body["moves"] == [puzzle.cell, body["steps"][0]["reply"]]
+    assert body["solution"] == list(puzzle.solution_cells)
+    assert stored() == before
