@@ -16,6 +16,8 @@ public names of the parts that live beside it:
                                would visit, beside the engine's own count
     games/search/analysis.py   analyse: every legal cell's exact outcome, and
                                the traps each move leaves the opponent
+    games/search/outcomes.py   move_outcomes: the same outcomes, without the
+                               counts beside them, for work in bulk
     games/search/moves.py      best_move at each level, opening_move, and
                                principal_variation: the line of best play,
                                toughest_reply: a defender's longest resistance
@@ -60,6 +62,7 @@ from games.search.moves import (
 )
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
 from games.search.nodes import Cut, NodeState, SearchNode, SearchTree, outcome_of
+from games.search.outcomes import move_outcomes
 from games.search.review import LABELS, MoveReview, Review, review
 from games.search.review import REVIEW_BUDGET as REVIEW_BUDGET
 from games.search.solver import WIN as WIN
@@ -94,6 +97,7 @@ __all__ = [
     "VARIANTS",
     "best_move",
     "analyse",
+    "move_outcomes",
     "review",
     "opening_move",
     "principal_variation",

@@ -19,7 +19,7 @@ from games.api.fields import MAX_CELL, WholeNumberField
 from games.api.schema import ENGINE_WORKING, answers, operation
 from games.api.serializers import EvaluationSerializer, QueryFilterSerializer
 from games.learn import puzzle_selectors, solving
-from games.learn.models import Puzzle
+from games.learn.models import Puzzle, Theme
 from games.play.models import Side, Variant
 
 #: The most moves a learner can send: their share of a full 5x5 board.
@@ -38,9 +38,21 @@ class PuzzleSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(choices=Variant.choices)
     board = serializers.CharField(source="position", help_text='The position, row by row: "X", "O" or "." per cell.')
     to_move = serializers.ChoiceField(source="side", choices=Side.choices, help_text="The side the learner plays.")
+    theme = serializers.ChoiceField(
+        choices=Theme.choices,
+        help_text="What it asks: win now, block, make a fork, save a draw, win in three (with the learner's "
+        "third move), or a longer win.",
+    )
+    goal = serializers.ChoiceField(
+        choices=[("win", "win"), ("draw", "draw")],
+        help_text='"win": exactly one first move wins within `win_in` moves; "draw": exactly one move does '
+        "not lose (block, save a draw), and playing it solves the puzzle.",
+    )
+    task = serializers.CharField(help_text='What it asks in words, after "X to play and": "win with your second move".')
     win_in = serializers.IntegerField(
+        allow_null=True,
         help_text="Moves to the win with best play from both sides, the first and the last included: "
-        "3 is the learner's move, the reply, and the learner's win. Exactly one first move wins."
+        "3 is the learner's move, the reply, and the learner's win. Null where the goal is a draw.",
     )
     game = serializers.IntegerField(
         source="game_id", allow_null=True, help_text="The game it was found in; null once deleted."
@@ -58,6 +70,7 @@ class PuzzleFilterSerializer(QueryFilterSerializer):
     variant = serializers.ChoiceField(
         choices=Variant.choices, required=False, help_text="One board; absent: every board."
     )
+    theme = serializers.ChoiceField(choices=Theme.choices, required=False, help_text="One theme; absent: every theme.")
 
 
 class AttemptInputSerializer(serializers.Serializer):
@@ -75,14 +88,17 @@ class StepSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=Side.choices)
     verdict = serializers.ChoiceField(
         choices=list(solving.VERDICTS),
-        help_text='"wins": still wins in time, the reply follows; "solved": the winning move; "slower": wins, '
+        help_text='"wins": still wins in time, the reply follows; "solved": the winning move; "holds": the move '
+        'that does not lose, where that is asked (solved; the reply follows); "slower": wins, '
         'but not within the moves promised; "draws": lets the opponent draw; "loses": loses; '
         '"unsolved": the engine could not check it in time (not judged, try again).',
     )
     evaluation = EvaluationSerializer(help_text="The move's exact outcome for the learner.")
     reply = serializers.IntegerField(allow_null=True, help_text="The opponent's best reply, when the puzzle goes on.")
     winning_cells = serializers.ListField(
-        child=serializers.IntegerField(), help_text="The cells that won in time from the position before this move."
+        child=serializers.IntegerField(),
+        help_text="The cells that won in time from the position before this move; where the goal is a draw, "
+        "the cells that did not lose.",
     )
     message = serializers.CharField(help_text='What the page says: "That wins: O\'s best reply is cell 5. Your move."')
 
@@ -135,15 +151,15 @@ class PuzzlesApi(APIView):
         tags=["puzzles"],
         parameters=[PuzzleFilterSerializer],
         responses=answers({200: PuzzleSerializer(many=True)}, 400, 404),
-        description="Puzzles found in the site's finished games: positions where exactly one move wins, "
-        "within `win_in` moves, as the engine proved. By board, the fastest wins first, 20 a page. "
-        "A page past the end is a 404.",
+        description="Puzzles: the starter set and those found in the site's finished games, positions where "
+        "exactly one move is right (it wins within `win_in` moves, or it is the only one that does not lose), "
+        "as the engine proved. By board, theme by theme (easiest first), 20 a page. A page past the end is a 404.",
     )
     def get(self, request):
         filters = PuzzleFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        variant = filters.validated_data.get("variant")
-        puzzles = puzzle_selectors.puzzles_on(variant) if variant else puzzle_selectors.every_puzzle()
+        variant, theme = filters.validated_data.get("variant"), filters.validated_data.get("theme")
+        puzzles = puzzle_selectors.puzzles_on(variant, theme) if variant else puzzle_selectors.every_puzzle(theme)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(puzzles, request, view=self)
         return paginator.get_paginated_response(PuzzleSerializer(page, many=True, context={"request": request}).data)
@@ -173,7 +189,7 @@ class PuzzleDetailApi(APIView):
         operation_id="puzzles_retrieve",
         tags=["puzzles"],
         responses=answers({200: PuzzleSerializer}, 404),
-        description="One puzzle by its id: the position, the side to move and how many moves it is won in.",
+        description="One puzzle by its id: the position, the side to move, its theme and what it asks.",
     )
     def get(self, request, pk: int):
         return _puzzle(puzzle_selectors.puzzle_detail(pk), request)
@@ -197,8 +213,9 @@ class PuzzleAttemptApi(APIView):
         },
         description="Check the learner's moves on a puzzle, as the puzzle page does: each is judged by the "
         "engine afresh, and after each right one the opponent's best reply is played (send only your own "
-        "moves). A move is right when it still wins within the moves the puzzle promised. The attempt is "
-        "over at the win or at the first move that misses it; then `solution` is the line of best play. "
+        "moves). A move is right when it still wins within the moves the puzzle promised; where the goal is a "
+        "draw, the one move that does not lose solves it. The attempt is over at the win, at that move, or "
+        "at the first move that misses it; then `solution` is the line of best play. "
         "A cell off the board or taken, or a move after the attempt was over, is a 400 naming `played`. "
         "Nothing is stored. The engine's searches are charged like /api/analyse/'s: a 4x4 or 5x5 position "
         "not judged before is answered 202 (`engine_working`); send the same request again after Retry-After.",

@@ -1,18 +1,38 @@
-"""Which positions make puzzles: exactly one move wins, and it wins fast.
+"""Which positions make puzzles, and of which theme.
 
-Pure Python over the engine, no Django. A position is a puzzle when the
-engine's exact analysis gives the side to move one winning cell and no other,
-and that cell wins within ``max_win_in`` moves (both sides' moves counted, the
-first and the last included, as the engine counts them: "win in 3" is the
-learner's move, the reply, and the learner's win). A win in one move is left
-out: it asks the learner to spot a line, not to look ahead.
+Pure Python over the engine, no Django. Every puzzle has one right answer,
+proven by the engine's exact analysis, and a theme that says what it asks:
+
+- win now: exactly one cell completes a line;
+- make a fork: one cell wins and no other, in three moves (both sides'
+  counted, the first and the last included, as the engine counts them: the
+  learner's move, the reply, the learner's win), so it makes two threats at once;
+- win in three: one cell wins and no other, with the learner's third move;
+- a longer win: the same, later still (only from played games, when asked);
+- block: the opponent threatens to win, the block is the one move that does
+  not lose, and it keeps the draw;
+- save a draw: nobody threatens to win at once, yet exactly one move keeps
+  the draw and every other loses.
+
+Played games are searched for the win themes (:func:`puzzle_in`), made
+positions for every theme (:func:`themed_puzzle_in`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from games import engine
+
+#: The themes, as stored: what each puzzle asks of the learner.
+WIN_NOW, BLOCK, FORK, WIN_IN_THREE, SAVE_DRAW, LONG_WIN = (
+    "win_now", "block", "fork", "win_in_three", "save_draw", "long_win"
+)  # fmt: skip
+#: The themes whose answer keeps the draw; the others' wins.
+DRAW_THEMES = (BLOCK, SAVE_DRAW)
+#: How fast each win theme wins, in moves of both sides (a longer win: slower than these).
+WIN_IN = {WIN_NOW: 1, FORK: 3, WIN_IN_THREE: 5}
 
 #: The fastest win a puzzle asks for: the learner's move, a reply, the win.
 SHORTEST_WIN = 3
@@ -31,8 +51,9 @@ class Found:
     variant: str
     side: str
     cell: int
-    win_in: int
+    win_in: int | None  # None when the answer keeps the draw
     solution: tuple[int, ...]
+    theme: str
 
 
 def could_win_within(board: engine.Board, win_in: int) -> bool:
@@ -73,7 +94,8 @@ def could_win_within(board: engine.Board, win_in: int) -> bool:
     return any(len(a | b) <= moves + 1 for i, a in enumerate(open_lines) for b in open_lines[i + 1 :])
 
 
-def lines(size: int, k: int) -> list[tuple[int, ...]]:
+@cache
+def lines(size: int, k: int) -> tuple[tuple[int, ...], ...]:
     """Every run of ``k`` cells in a row, column or diagonal of a ``size`` board."""
     out = []
     for r in range(size):
@@ -82,29 +104,77 @@ def lines(size: int, k: int) -> list[tuple[int, ...]]:
                 end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
                 if 0 <= end_r < size and 0 <= end_c < size:
                     out.append(tuple((r + dr * i) * size + c + dc * i for i in range(k)))
-    return out
+    return tuple(out)
 
 
 def puzzle_in(board: engine.Board, max_win_in: int = DEFAULT_MAX_WIN_IN) -> Found | None:
-    """The puzzle ``board`` makes, or None: one winning cell, winning in
+    """The win puzzle ``board`` makes, or None: one winning cell, winning in
     ``SHORTEST_WIN`` to ``max_win_in`` moves, all proven by the engine."""
     if board.is_game_over() or not could_win_within(board, max_win_in):
         return None
-    analysis = engine.analyse(board, budget=FINDING_BUDGET)
-    if not analysis.exact:
+    return _win_puzzle(board, engine.move_outcomes(board, budget=FINDING_BUDGET), max_win_in)
+
+
+def _win_puzzle(board: engine.Board, outcomes: dict, max_win_in: int) -> Found | None:
+    if not all(evaluation.exact for evaluation in outcomes.values()):
         return None
-    winning = [cell for cell, evaluation in analysis.items() if evaluation.outcome == "win"]
+    winning = [cell for cell, evaluation in outcomes.items() if evaluation.outcome == "win"]
     if len(winning) != 1:
         return None
     cell = winning[0]
-    win_in = analysis[cell].plies
+    win_in = outcomes[cell].plies
     if not SHORTEST_WIN <= win_in <= max_win_in:
         return None
     # The defender resists longest, as it will when the puzzle is played.
     line = engine.principal_variation(board, budget=FINDING_BUDGET, resisting=engine.other_side(board.to_move))
     if not line.complete or line.cells[0] != cell or len(line.cells) != win_in:
         return None  # cannot happen with an exact analysis; a puzzle is kept only when all agrees
-    return Found(str(board), board.variant, board.to_move, cell, win_in, line.cells)
+    return Found(str(board), board.variant, board.to_move, cell, win_in, line.cells, win_theme(win_in))
+
+
+def win_theme(win_in: int) -> str:
+    """The theme of a puzzle won in ``win_in`` moves (odd: the learner plays the last)."""
+    return next((theme for theme, moves in WIN_IN.items() if moves == win_in), LONG_WIN)
+
+
+def immediate_wins(board: engine.Board, side: str) -> list[int]:
+    """The cells where ``side`` would complete a line at once, lowest first."""
+    marks = str(board)
+    cells = set()
+    for line in lines(board.size, engine.VARIANTS[board.variant][1]):
+        empty = [cell for cell in line if marks[cell] == "."]
+        if len(empty) == 1 and all(marks[cell] in (side, ".") for cell in line):
+            cells.add(empty[0])
+    return sorted(cells)
+
+
+def themed_puzzle_in(board: engine.Board, max_win_in: int = WIN_IN[WIN_IN_THREE]) -> Found | None:
+    """The puzzle ``board`` makes, of any theme (the module's docstring says
+    which), or None; a win within ``max_win_in`` moves is preferred to a
+    block when the block also wins. Every answer is proven by the engine."""
+    if len(board.legal_moves) < 2:
+        return None  # no choice, no puzzle
+    me, them = board.to_move, engine.other_side(board.to_move)
+    mine = immediate_wins(board, me)
+    if mine:
+        # A line completed is a win by the rules themselves: no search needed.
+        return Found(str(board), board.variant, me, mine[0], 1, (mine[0],), WIN_NOW) if len(mine) == 1 else None
+    theirs = immediate_wins(board, them)
+    if len(theirs) > 1:
+        return None  # two threats: every move loses
+    outcomes = engine.move_outcomes(board, budget=FINDING_BUDGET)
+    if not all(evaluation.exact for evaluation in outcomes.values()):
+        return None  # never guessed
+    if any(evaluation.outcome == "win" for evaluation in outcomes.values()):
+        return _win_puzzle(board, outcomes, max_win_in)  # None for two ways to win, or only a slow one
+    holding = [cell for cell, evaluation in outcomes.items() if evaluation.outcome == "draw"]
+    if len(holding) != 1:
+        return None
+    cell = holding[0]
+    # The stored line: the answer and the defender's longest resistance to it.
+    after = board.play(cell)
+    line = (cell,) if after.is_game_over() else (cell, engine.toughest_reply(after, budget=FINDING_BUDGET))
+    return Found(str(board), board.variant, me, cell, None, line, BLOCK if theirs else SAVE_DRAW)
 
 
 def symmetric_positions(position: str) -> set[str]:

@@ -1,9 +1,13 @@
-"""Making puzzles from the games played on the site (``manage.py make_puzzles``).
+"""Making puzzles (``manage.py make_puzzles``): the starter set, and those
+found in the games played on the site.
 
-Every position of every finished game is offered to the engine
+The starter set (``games.learn.starter``) is made once per board: a board
+that has any of its puzzles is left as it is, so a rerun costs one query and
+a starter puzzle staff deleted stays deleted. From played games, every
+position of every finished game is offered to the engine
 (``games.learn.finding``); those where exactly one move wins, and fast, are
-stored. Running it again adds only what is new: a position already stored, or
-one that is a stored puzzle turned or mirrored, is passed over.
+stored. Either way a position already stored, or one that is a stored puzzle
+turned or mirrored, is passed over.
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from games import engine
-from games.learn import finding, puzzle_selectors
-from games.learn.models import Puzzle
+from games.learn import finding, puzzle_selectors, starter
+from games.learn.models import Origin, Puzzle
 from games.play.models import Game, Variant
 
 
@@ -58,22 +62,42 @@ def puzzles_make(
     return result
 
 
+def puzzles_make_starter() -> list[Puzzle]:
+    """Make the starter set on every board that has none of it yet, and return
+    the puzzles stored (none when every board has its set)."""
+    made = []
+    for variant in Variant:
+        if puzzle_selectors.has_starter_set(variant.value):
+            continue
+        known = _with_their_images(puzzle_selectors.known_positions(variant.value))
+        for found in starter.starter_puzzles(variant.value):
+            if found.position in known:
+                continue
+            puzzle = _store(found, None)
+            if puzzle is not None:
+                made.append(puzzle)
+    return made
+
+
 def _with_their_images(positions: set[str]) -> set[str]:
     return set().union(positions, *(finding.symmetric_positions(p) for p in positions))
 
 
 @transaction.atomic
-def _store(found: finding.Found, game: Game) -> Puzzle | None:
-    """The new puzzle, or None when another run stored its position meanwhile."""
+def _store(found: finding.Found, game: Game | None) -> Puzzle | None:
+    """The new puzzle, found in ``game`` or (None) made for the starter set;
+    None when another run stored its position meanwhile."""
     puzzle, created = Puzzle.objects.get_or_create(
         position=found.position,
         defaults={
             "variant": found.variant,
             "side": found.side,
+            "theme": found.theme,
             "cell": found.cell,
             "win_in": found.win_in,
             "solution": ",".join(map(str, found.solution)),
             "game": game,
+            "origin": Origin.GAME if game is not None else Origin.STARTER,
         },
     )
     return puzzle if created else None

@@ -1,4 +1,5 @@
-"""The puzzle pages: every board's puzzles, and solving one move by move.
+"""The puzzle pages: the themes and boards, a board's puzzles (of one theme or
+all), and solving one move by move.
 
 Solving changes nothing stored, so every page is a GET: the board is a form
 whose buttons add a cell to the moves in the address (``?played=2,8``), and
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_GET
 from games import engine
 from games.learn import puzzle_selectors, solving
 from games.learn.engine_pages import answers_for_the_engine
-from games.learn.models import Puzzle
+from games.learn.models import Puzzle, Theme
 from games.play.models import Variant
 
 #: Puzzles on a page of a board's list.
@@ -28,27 +29,42 @@ PUZZLES_PER_PAGE = 24
 
 @require_GET
 def puzzles(request):
-    """Today's puzzle (templates/learn/_daily_puzzle.html finds it), and how
-    many puzzles each board has."""
+    """Today's puzzle (templates/learn/_daily_puzzle.html finds it), the
+    themes with their puzzles on each board, and how many each board has."""
     boards = puzzle_selectors.puzzles_by_board()
-    return render(request, "learn/puzzles.html", {"boards": boards, "any": any(b["count"] for b in boards)})
+    return render(
+        request,
+        "learn/puzzles.html",
+        {"boards": boards, "themes": puzzle_selectors.puzzles_by_theme(), "any": any(b["count"] for b in boards)},
+    )
 
 
 @require_GET
 def puzzle_board(request, variant: str):
-    """A board's puzzles, the fastest wins first."""
+    """A board's puzzles, theme by theme, easiest first; ``?theme=`` shows one theme's."""
     if variant not in Variant.values:
         raise Http404("No such board")
-    page = Paginator(puzzle_selectors.puzzles_on(variant), PUZZLES_PER_PAGE).get_page(request.GET.get("page"))
+    theme = request.GET.get("theme", "")
+    error = ""
+    if theme and theme not in Theme.values:
+        names = ", ".join(f'"{value}" ({label.lower()})' for value, label in Theme.choices)
+        error = f"There is no puzzle theme {theme[:30]!r}: the themes are {names}. Here are all the board's puzzles."
+        theme = ""
+    puzzles = puzzle_selectors.puzzles_on(variant, theme or None)
+    page = Paginator(puzzles, PUZZLES_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "learn/puzzle_board.html",
         {
             "variant": Variant(variant),
+            "theme": Theme(theme) if theme else None,
             "page": page,
             "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),
             "boards": puzzle_selectors.puzzles_by_board(),
+            "themes": puzzle_selectors.puzzles_by_theme(variant),
+            "error": error,
         },
+        status=400 if error else 200,
     )
 
 
@@ -116,7 +132,9 @@ def puzzle_context(found: Puzzle, attempt: solving.Attempt, *, gave_up: bool = F
                 "last": index == last,
                 "answer": index in missed and mark == ".",
                 "miss": miss is not None and index == miss.cell,
-                "label": _cell_label(index, size, mark, answer=index in missed and mark == ".", miss=miss),
+                "label": _cell_label(
+                    index, size, mark, answer=index in missed and mark == ".", miss=miss, goal=found.goal
+                ),
             }
         )
     here = found.get_absolute_url()
@@ -163,11 +181,11 @@ def _move(number: int, cell: int, side: str, own: bool | None, size: int) -> dic
 _MISSED = {"slower": "which wins too slowly", "draws": "which lets {them} draw", "loses": "which loses"}
 
 
-def _cell_label(index: int, size: int, mark: str, *, answer: bool, miss: solving.Step | None) -> str:
+def _cell_label(index: int, size: int, mark: str, *, answer: bool, miss: solving.Step | None, goal: str) -> str:
     row, col = divmod(index, size)
     text = f"Cell {index}, row {row + 1}, column {col + 1}, {mark if mark != '.' else 'empty'}"
     if answer:
-        return text + ": the winning move"
+        return text + (": the winning move" if goal == "win" else ": the move that does not lose")
     if miss is not None and miss.cell == index:
         return text + ": your move, " + _MISSED[miss.verdict].format(them=engine.other_side(miss.side))
     return text

@@ -7,11 +7,13 @@ past the visitor's budget EngineRateLimited. What the learner played arrives fro
 a page's address or an API body, so nothing in it is trusted: the moves are
 replayed from the puzzle's position, each one judged by the engine's exact
 analysis, and the opponent's replies are the engine's own (never read from
-the input). A move is right when it still wins within the moves the puzzle
-promised; then the opponent's toughest reply (of the slowest losses, the one
-that leaves the learner the fewest winning moves: a block where there is one)
-is played and the learner goes on, until the win or the first move that
-misses it.
+the input). In a win puzzle a move is right when it still wins within the
+moves the puzzle promised; then the opponent's toughest reply (of the slowest
+losses, the one that leaves the learner the fewest winning moves: a block
+where there is one) is played and the learner goes on, until the win or the
+first move that misses it. In a puzzle whose answer keeps the draw (block,
+save a draw) one move settles it: a move that does not lose solves it, and
+the opponent's toughest reply is played to show what it held off.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ REPLY_BUDGET = 3.0
 SOLVING, SOLVED, FAILED = "solving", "solved", "failed"
 
 #: What a learner's move did: kept the win on course ("wins"), completed it
-#: ("solved"), won only slower than promised ("slower"), let the opponent draw
-#: ("draws"), lost ("loses"), or could not be checked in time ("unsolved").
-VERDICTS = ("wins", "solved", "slower", "draws", "loses", "unsolved")
+#: ("solved"), kept the draw where that was asked ("holds": solved too), won
+#: only slower than promised ("slower"), let the opponent draw ("draws"), lost
+#: ("loses"), or could not be checked in time ("unsolved").
+VERDICTS = ("wins", "solved", "holds", "slower", "draws", "loses", "unsolved")
 
 _IN_A_ROW = {3: "three", 4: "four"}
 
@@ -50,7 +53,7 @@ class Step:
     verdict: str
     evaluation: engine.Evaluation
     reply: int | None  # the opponent's best reply, played when the puzzle goes on
-    winning_cells: tuple[int, ...]  # the cells that won in time, from the position before this move
+    winning_cells: tuple[int, ...]  # the right cells from the position before this move: won in time, or held the draw
     message: str
 
 
@@ -67,7 +70,7 @@ class Attempt:
         if not self.steps:
             return SOLVING
         verdict = self.steps[-1].verdict
-        if verdict == "solved":
+        if verdict in ("solved", "holds"):
             return SOLVED
         return SOLVING if verdict in ("wins", "unsolved") else FAILED
 
@@ -106,10 +109,11 @@ def cells_in_words(cells) -> str:
     return f"cells {', '.join(cells[:-1])} and {cells[-1]}"
 
 
-def attempt(position: str, win_in: int, played, *, request=None) -> Attempt:
+def attempt(position: str, win_in: int | None, played, *, request=None) -> Attempt:
     """Judge ``played`` (the learner's cells, in order) on the puzzle at
-    ``position`` that wins in ``win_in`` moves, for ``request``'s visitor. Raises InvalidAttempt for a
-    cell off the board or taken, or one played after the puzzle was over."""
+    ``position`` that wins in ``win_in`` moves (None: whose answer keeps the
+    draw), for ``request``'s visitor. Raises InvalidAttempt for a cell off the
+    board or taken, or one played after the puzzle was over."""
     start = engine.Board.from_string(position)
     board = start
     steps: list[Step] = []
@@ -122,9 +126,12 @@ def attempt(position: str, win_in: int, played, *, request=None) -> Attempt:
             raise InvalidAttempt(f"{cell!r} is not a cell of the {board.variant} board (0 to {board.size**2 - 1})")
         if cell not in board.legal_moves:
             raise InvalidAttempt(f'cell {cell} is taken in "{board}"')
-        step = _judge(request, board, cell, win_in - (board.ply - start.ply))
+        if win_in is None:
+            step = _judge_hold(request, board, cell)
+        else:
+            step = _judge(request, board, cell, win_in - (board.ply - start.ply))
         steps.append(step)
-        if step.verdict in ("wins", "solved"):
+        if step.verdict in ("wins", "solved", "holds"):
             board = board.play(cell)
             if step.reply is not None:
                 board = board.play(step.reply)
@@ -163,6 +170,30 @@ def _judge(request, board: engine.Board, cell: int, moves_left: int) -> Step:
     when = "next move" if theirs == 1 else f"in {theirs} moves"
     message = f"That loses: {them} wins {when}. {answer}"
     return Step(cell, me, "loses", evaluation, None, in_time, message)
+
+
+def _judge_hold(request, board: engine.Board, cell: int) -> Step:
+    """The learner plays ``cell`` where the puzzle asks for the move that does not lose."""
+    me, them = board.to_move, engine.other_side(board.to_move)
+    analysis = asking.analysis(request, board, engine.DEFAULT_BUDGET)
+    evaluation = analysis[cell]
+    holding = tuple(sorted(c for c, e in analysis.items() if e.outcome in ("win", "draw")))
+    if evaluation.outcome == "unsolved":
+        return Step(cell, me, "unsolved", evaluation, None, holding, _unsolved(cell))
+    if evaluation.outcome in ("win", "draw"):
+        after = board.play(cell)
+        if after.is_game_over():
+            return Step(cell, me, "holds", evaluation, None, holding, "That keeps the draw. Solved!")
+        reply = _best_reply(request, after)
+        message = f"That keeps the draw: the only move that does not lose. {them}'s best reply is cell {reply}. Solved!"
+        return Step(cell, me, "holds", evaluation, reply, holding, message)
+    theirs = evaluation.plies - 1
+    when = "next move" if theirs == 1 else f"in {theirs} moves"
+    if len(holding) == 1:
+        answer = f"The only move that does not lose was cell {holding[0]}."
+    else:
+        answer = f"The moves that do not lose were {cells_in_words(holding)}." if holding else ""
+    return Step(cell, me, "loses", evaluation, None, holding, f"That loses: {them} wins {when}. {answer}".strip())
 
 
 def _best_reply(request, board: engine.Board) -> int:

@@ -16,11 +16,12 @@ def daily_puzzle():
 
 
 #: A learner's move in the review's own words: a move that keeps the win on
-#: course is "best"; one that wins slower is an "inaccuracy", one that lets
+#: course, or the draw where that is asked, is "best"; one that wins slower is an "inaccuracy", one that lets
 #: the opponent draw a "mistake", one that loses a "blunder".
 _VERDICT_LABELS = {
     "wins": "best",
     "solved": "best",
+    "holds": "best",
     "slower": "inaccuracy",
     "draws": "mistake",
     "loses": "blunder",

@@ -173,7 +173,11 @@ def conformance_world(in_process_requests, alice, bob, settings):
         services.challenge_create(challenger=bob, kind="link"),
     ]
     token = client_for(alice)._credentials["HTTP_AUTHORIZATION"]
-    puzzles = [Puzzle.objects.create(position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5")]
+    puzzles = [
+        Puzzle.objects.create(
+            position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5", theme="fork"
+        )
+    ]
     return {"games": [g.pk for g in games], "challenges": [c.pk for c in challenges], "token": token,
             "puzzles": [p.pk for p in puzzles]}  # fmt: skip
 

@@ -1,17 +1,44 @@
 """Puzzles in a real browser, as a learner meets them: today's puzzle from the
 home page, solved with the mouse and with the keyboard, a miss explained, the
-same without JavaScript, and the pages at phone and desktop widths."""
+same without JavaScript, the starter set on a fresh site with its themes,
+and the pages at phone and desktop widths."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
+from games.learn import puzzle_selectors, puzzle_services
 from games.learn.models import Puzzle
+from tests.browser.conftest import assert_accessible
 
-FORK = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,5,6"}
-FIVE = {"position": ".X......O", "variant": "3x3", "side": "X", "cell": 2, "win_in": 5, "solution": "2,0,4,3,6"}
-FORK_4X4 = {"position": ".O...XX..OOXO..X", "variant": "4x4", "side": "X", "cell": 7, "win_in": 3, "solution": "7,3,4"}
+FORK = {
+    "position": "OO..X...X",
+    "variant": "3x3",
+    "side": "X",
+    "cell": 2,
+    "win_in": 3,
+    "solution": "2,5,6",
+    "theme": "fork",
+}
+FIVE = {
+    "position": ".X......O",
+    "variant": "3x3",
+    "side": "X",
+    "cell": 2,
+    "win_in": 5,
+    "solution": "2,0,4,3,6",
+    "theme": "win_in_three",
+}
+FORK_4X4 = {
+    "position": ".O...XX..OOXO..X",
+    "variant": "4x4",
+    "side": "X",
+    "cell": 7,
+    "win_in": 3,
+    "solution": "7,3,4",
+    "theme": "fork",
+}
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -37,12 +64,12 @@ def browser_context_args():
 def test_a_learner_solves_todays_puzzle_from_the_home_page(live_server, page):
     puzzle = Puzzle.objects.create(**FORK)  # the only puzzle: today's
     page.goto(live_server.url + "/")
-    expect(page.locator(".daily-puzzle")).to_contain_text("X to play and win in 3")
+    expect(page.locator(".daily-puzzle")).to_contain_text("X to play and win with your second move")
     page.screenshot(path="/tmp/puzzles-home-1280.png", full_page=True)
 
     page.get_by_role("link", name="Solve today's puzzle").click()
     expect(page).to_have_url(live_server.url + puzzle.get_absolute_url())
-    expect(page.get_by_role("heading", level=1)).to_have_text("X to play and win in 3")
+    expect(page.get_by_role("heading", level=1)).to_have_text("X to play and win with your second move")
     page.evaluate("window.stillTheSamePage = true")  # gone if a move reloaded the page
 
     page.get_by_role("button", name="Cell 2, row 1, column 3, empty").click()
@@ -88,7 +115,7 @@ def test_a_miss_names_the_winning_move_on_a_phone(live_server, browser):
         page.screenshot(path="/tmp/puzzles-missed-390.png", full_page=True)
 
         page.get_by_role("link", name="Start again").click()
-        expect(status(page)).to_contain_text("X to play and win in 5")
+        expect(status(page)).to_contain_text("X to play and win with your third move")
         expect(page.locator("#puzzle button.cell:not([disabled])")).to_have_count(7)
     finally:
         context.close()
@@ -154,5 +181,68 @@ def test_the_puzzle_pages_fit_the_screen(live_server, browser, viewport, width, 
             no_sideways_scrolling(page, f"{path} at {width}px")
             page.screenshot(path=f"/tmp/puzzles-{name}-{width}.png", full_page=True)
         expect(page.locator(".puzzle-steps")).to_contain_text("That wins: O's best reply is cell 3. Your move.")
+    finally:
+        context.close()
+
+
+def test_a_fresh_site_offers_a_starter_puzzle_and_the_learner_solves_it(live_server, page):
+    puzzle_services.puzzles_make_starter()
+    daily = puzzle_selectors.daily_puzzle()
+    page.goto(live_server.url + "/")
+    expect(page.locator(".daily-puzzle")).to_contain_text(daily.title)
+    assert_accessible(page)
+    page.screenshot(path="/tmp/starter-home-1280.png", full_page=True)
+
+    page.get_by_role("link", name="Solve today's puzzle").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(daily.title)
+    expect(page.locator(".puzzle-brief")).to_contain_text(daily.brief)
+    assert_accessible(page)
+    page.screenshot(path="/tmp/starter-puzzle-1280.png", full_page=True)
+    # The learner's moves of the stored line; the page plays the replies.
+    for number, answer in enumerate(daily.solution_cells[::2]):
+        if daily.goal == "draw" and number:
+            break
+        page.locator(f'#puzzle .board .cell[value="{answer}"]').click()
+        expect(page.locator(".puzzle-steps li")).to_have_count(number + 1)
+
+    expect(status(page)).to_contain_text("Solved!")
+    expect(page.locator(".puzzle-solution")).to_be_visible()
+    assert_accessible(page)
+    page.screenshot(path="/tmp/starter-solved-1280.png", full_page=True)
+
+
+def test_the_theme_pages_pass_the_accessibility_check(live_server, page):
+    puzzle_services.puzzles_make_starter()
+    page.goto(live_server.url + "/puzzles/")
+    expect(page.get_by_role("heading", name="Themes")).to_be_visible()
+    assert_accessible(page)
+    page.screenshot(path="/tmp/starter-themes-1280.png", full_page=True)
+
+    page.get_by_role("link", name="5x5 Save a draw puzzles").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("5×5, four in a row puzzles: save a draw")
+    assert_accessible(page)
+
+
+def test_the_themes_lead_to_a_block_solved_without_javascript(live_server, browser):
+    puzzle_services.puzzles_make_starter()
+    block = puzzle_selectors.puzzles_on("3x3", "block").first()
+    context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + "/puzzles/")
+        page.get_by_role("link", name="3x3 Block puzzles").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("3×3, three in a row puzzles: block")
+        with page.expect_navigation():
+            page.get_by_role("link", name=re.compile(f"Puzzle {block.pk} ")).click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(
+            f"{block.side} to play and stop {block.opponent}'s win"
+        )
+        with page.expect_navigation():  # a plain GET form
+            cell(page, block.cell).click()
+        expect(status(page)).to_contain_text("Solved!")
+        expect(page.locator(".puzzle-steps")).to_contain_text("That keeps the draw: the only move that does not lose.")
+        expect(page.locator(".puzzle-solution")).to_contain_text("best play from both sides ends in a draw")
+        page.screenshot(path="/tmp/starter-block-solved-1280.png", full_page=True)
     finally:
         context.close()

@@ -64,7 +64,8 @@ def test_a_puzzle_is_found_in_a_real_game(user, bob):
         "2,5,6",  # O blocks one of the fork's two threats, as a defender would
     )
     assert puzzle.game == game
-    assert str(puzzle) == f"Puzzle {puzzle.pk}: X to play and win in 3 (3x3)"
+    assert (puzzle.theme, puzzle.origin) == ("fork", "game")
+    assert str(puzzle) == f"Puzzle {puzzle.pk}: X to play and win with your second move (3x3)"
     assert output.startswith("Made 1 new puzzle (3x3: 1) from 1 finished game, ")
 
 
@@ -179,7 +180,15 @@ def test_the_service_says_what_it_looked_at(user, bob):
     assert result.positions == 7  # every position before a move, each new
 
 
-VALID = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,3,5"}
+VALID = {
+    "position": "OO..X...X",
+    "variant": "3x3",
+    "side": "X",
+    "cell": 2,
+    "win_in": 3,
+    "solution": "2,3,5",
+    "theme": "fork",
+}
 
 
 @pytest.mark.parametrize(
@@ -187,8 +196,14 @@ VALID = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win
     [
         {"cell": 0},  # the winning cell is taken
         {"cell": 9},  # off the board
-        {"win_in": 4},  # the learner moves last: an odd number of moves
-        {"win_in": 1},  # a win in one is not a puzzle
+        {"win_in": 5},  # a fork wins in three moves, no more
+        {"win_in": 1},  # nor fewer
+        {"win_in": None},  # a win says how fast
+        {"theme": "win_now"},  # win now is a win in one
+        {"theme": "block"},  # a block's answer keeps the draw: no win_in
+        {"theme": "long_win", "win_in": 8},  # the learner moves last: an odd number of moves
+        {"theme": "sacrifice"},  # no such theme
+        {"origin": "typed"},  # puzzles are made, never typed in
         {"variant": "4x4"},  # nine cells are not a 4x4 board
         {"side": "Z"},
     ],

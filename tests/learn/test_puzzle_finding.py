@@ -39,7 +39,7 @@ def test_every_reachable_3x3_position_is_a_puzzle_exactly_when_the_referee_says_
 def test_a_found_puzzle_carries_the_line_of_best_play_to_the_win():
     puzzle = finding.puzzle_in(engine.Board.from_string("OO..X...X"))
 
-    assert puzzle == finding.Found("OO..X...X", "3x3", "X", 2, 3, (2, 5, 6))
+    assert puzzle == finding.Found("OO..X...X", "3x3", "X", 2, 3, (2, 5, 6), "fork")
     board = engine.Board.from_string(puzzle.position)
     for cell in puzzle.solution:
         board = board.play(cell)
@@ -72,4 +72,4 @@ def test_puzzles_on_bigger_boards_are_found_too():
     # 4x4, four in a row: only cell 7 wins, by threatening two lines at once.
     puzzle = finding.puzzle_in(engine.Board.from_string(".O...XX..OOXO..X"))
 
-    assert puzzle == finding.Found(".O...XX..OOXO..X", "4x4", "X", 7, 3, (7, 3, 4))
+    assert puzzle == finding.Found(".O...XX..OOXO..X", "4x4", "X", 7, 3, (7, 3, 4), "fork")

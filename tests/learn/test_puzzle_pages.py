@@ -15,10 +15,42 @@ from tests.web.test_security import INLINE
 
 pytestmark = pytest.mark.django_db
 
-FORK = {"position": "OO..X...X", "variant": "3x3", "side": "X", "cell": 2, "win_in": 3, "solution": "2,5,6"}
-O_FORK = {"position": "OXX.X..O.", "variant": "3x3", "side": "O", "cell": 6, "win_in": 3, "solution": "6,3,8"}
-FIVE = {"position": ".X......O", "variant": "3x3", "side": "X", "cell": 2, "win_in": 5, "solution": "2,0,4,3,6"}
-FORK_4X4 = {"position": ".O...XX..OOXO..X", "variant": "4x4", "side": "X", "cell": 7, "win_in": 3, "solution": "7,3,4"}
+FORK = {
+    "position": "OO..X...X",
+    "variant": "3x3",
+    "side": "X",
+    "cell": 2,
+    "win_in": 3,
+    "solution": "2,5,6",
+    "theme": "fork",
+}
+O_FORK = {
+    "position": "OXX.X..O.",
+    "variant": "3x3",
+    "side": "O",
+    "cell": 6,
+    "win_in": 3,
+    "solution": "6,3,8",
+    "theme": "fork",
+}
+FIVE = {
+    "position": ".X......O",
+    "variant": "3x3",
+    "side": "X",
+    "cell": 2,
+    "win_in": 5,
+    "solution": "2,0,4,3,6",
+    "theme": "win_in_three",
+}
+FORK_4X4 = {
+    "position": ".O...XX..OOXO..X",
+    "variant": "4x4",
+    "side": "X",
+    "cell": 7,
+    "win_in": 3,
+    "solution": "7,3,4",
+    "theme": "fork",
+}
 
 
 @pytest.fixture
@@ -66,7 +98,8 @@ def test_the_home_page_offers_todays_puzzle(client, puzzles):
     html = client.get("/").content.decode()
 
     assert "Today's puzzle" in text(html)
-    assert f"{daily.side} to play and win in {daily.win_in}" in text(html)
+    assert f"{daily.side} to play and {daily.task}" in text(html)
+    assert "win in" not in text(html)  # no digit beside numbered cells
     assert f'<a class="button button--primary" href="/puzzles/{daily.pk}/">Solve today\'s puzzle</a>' in html
 
 
@@ -106,9 +139,9 @@ def test_a_boards_page_lists_its_puzzles_fastest_wins_first(client, puzzles):
         r'<span class="puzzle-card-link__title">(.*?)</span>\s*<span class="muted">Puzzle (\d+)', html, re.S
     )
     assert [(text(title).strip(), int(pk)) for title, pk in titles] == [
-        ("X to play and win in 3", puzzles[0].pk),
-        ("O to play and win in 3", puzzles[1].pk),
-        ("X to play and win in 5", puzzles[2].pk),
+        ("X to play and win with your second move", puzzles[0].pk),
+        ("O to play and win with your second move", puzzles[1].pk),
+        ("X to play and win with your third move", puzzles[2].pk),
     ]  # fmt: skip
     assert 'aria-current="page"' in html and "4x4" not in text(html.split('class="puzzle-list"')[1])
 
@@ -130,8 +163,8 @@ def test_an_unknown_board_or_puzzle_is_the_sites_404(client):
 def test_a_puzzle_starts_with_its_question_and_a_board_to_play(client, fork):
     html = client.get(fork.get_absolute_url()).content.decode()
 
-    assert "X to play and win in 3" in text(html)
-    assert "Exactly one move wins. Find it, and win with your second move" in text(html)
+    assert "X to play and win with your second move" in text(html)
+    assert "Exactly one move wins, with your second move, whatever O replies in between" in text(html)
     cells = board_cells(html)
     assert [c["cell"] for c in cells if c["playable"]] == [2, 3, 5, 6, 7]
     assert cells[2]["label"] == "Cell 2, row 1, column 3, empty"
@@ -143,8 +176,8 @@ def test_the_brief_counts_the_learners_moves_in_words_not_digits_that_read_as_ce
 
     brief = re.search(r'<p class="puzzle-brief">(.*?)</p>', client.get(fork.get_absolute_url()).content.decode(), re.S)
     assert " ".join(brief.group(1).split()) == (
-        "Exactly one move wins. Find it, and win with your second move, whatever O replies in between. "
-        "O defends as well as it can."
+        "Exactly one move wins, with your second move, whatever O replies in between: it makes two threats "
+        "at once, and O can block only one. O defends as well as it can."
     )
     assert "win with your third move" in text(client.get(slow.get_absolute_url()).content.decode())
 

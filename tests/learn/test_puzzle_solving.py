@@ -120,3 +120,35 @@ def test_cells_in_words():
     assert solving.cells_in_words([3]) == "cell 3"
     assert solving.cells_in_words([3, 6]) == "cells 3 and 6"
     assert solving.cells_in_words([1, 3, 6]) == "cells 1, 3 and 6"
+
+
+# O to play after X's corner: only the centre keeps the draw (a puzzle whose answer holds, win_in None).
+SAVE = "X........"
+
+
+def test_a_draw_puzzle_is_solved_by_its_one_move_and_shows_the_reply_it_held_off():
+    attempt = solving.attempt(SAVE, None, [4])
+
+    assert attempt.status == solving.SOLVED
+    assert attempt.steps[0].verdict == "holds"
+    assert attempt.steps[0].winning_cells == (4,)
+    reply = attempt.steps[0].reply
+    assert (
+        attempt.message
+        == f"That keeps the draw: the only move that does not lose. X's best reply is cell {reply}. Solved!"
+    )
+    assert attempt.moves == [(4, "O", True), (reply, "X", False)]
+
+
+def test_in_a_draw_puzzle_any_other_move_loses_and_names_the_answer():
+    attempt = solving.attempt(SAVE, None, [8])
+
+    assert attempt.status == solving.FAILED
+    assert attempt.message.startswith("That loses: X wins in ")
+    assert attempt.message.endswith(" moves. The only move that does not lose was cell 4.")
+    assert str(attempt.board) == SAVE
+
+
+def test_a_draw_puzzle_is_over_after_its_one_move():
+    with pytest.raises(solving.InvalidAttempt, match="^the puzzle was over after move 1; cell 0 cannot follow$"):
+        solving.attempt(SAVE, None, [4, 0])

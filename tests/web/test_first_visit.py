@@ -59,7 +59,9 @@ def test_the_kept_page_is_rendered_again_after_a_while(monkeypatch):
     clock = [1000.0]
     monkeypatch.setattr("time.time", lambda: clock[0])  # the cache's clock
     assert "Today's puzzle" not in Client().get("/").content.decode()
-    Puzzle.objects.create(position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5")
+    Puzzle.objects.create(
+        position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5", theme="fork"
+    )
     assert "Today's puzzle" not in Client().get("/").content.decode()  # kept
     clock[0] += 11
     assert "Today's puzzle" in Client().get("/").content.decode()

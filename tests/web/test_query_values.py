@@ -76,7 +76,9 @@ def things(user, bob):
     finished = ai_game(user)
     between_people = human_game(user, bob)
     challenge = lobby_services.challenge_create(challenger=bob, kind="direct", opponent_username=user.username)
-    puzzle = Puzzle.objects.create(position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5")
+    puzzle = Puzzle.objects.create(
+        position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5", theme="fork"
+    )
     return {
         "game": finished.pk,
         "people": between_people.pk,

@@ -1,9 +1,13 @@
-"""``python manage.py make_puzzles``: puzzles from the games played on the site.
+"""``python manage.py make_puzzles``: puzzles from the games played on the site,
+or, with ``--starter``, the starter set every site begins with.
 
     python manage.py make_puzzles [--variant 3x3|4x4|5x5] [--limit N] [--win-in N]
+    python manage.py make_puzzles --starter
 
 The work is in games.learn.puzzle_services; this parses the options and says
-what was found. Running it again adds only new puzzles.
+what was made. Running it again adds only new puzzles; ``--starter`` makes a
+board's set once (scripts/serve runs it at every start: a second run only
+checks).
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
+        parser.add_argument(
+            "--starter",
+            action="store_true",
+            help="Make the starter set instead: puzzles of every theme on every board, from exact solutions, "
+            "on each board that has none of it yet. Takes seconds once, then nothing.",
+        )
         parser.add_argument("--variant", choices=Variant.values, help="Only this board (default: every board).")
         parser.add_argument("--limit", type=int, help="Store at most this many new puzzles.")
         parser.add_argument(
@@ -35,7 +45,12 @@ class Command(BaseCommand):
             f"included (odd; default {finding.DEFAULT_MAX_WIN_IN}: three of the learner's).",
         )
 
-    def handle(self, *args, variant, limit, win_in, **options):
+    def handle(self, *args, starter, variant, limit, win_in, **options):
+        if starter:
+            if variant or limit is not None or win_in != finding.DEFAULT_MAX_WIN_IN:
+                raise CommandError("--starter makes the whole starter set: it takes no other option")
+            self._make_starter()
+            return
         if limit is not None and limit < 1:
             raise CommandError("--limit must be 1 or more")
         if not finding.SHORTEST_WIN <= win_in <= LONGEST_WIN or win_in % 2 == 0:
@@ -50,3 +65,16 @@ class Command(BaseCommand):
             f"{result.positions} new position{'' if result.positions == 1 else 's'} looked at, "
             f"in {time.perf_counter() - started:.1f} s."
         )
+
+    def _make_starter(self):
+        started = time.perf_counter()
+        made = puzzle_services.puzzles_make_starter()
+        by_board = Counter(puzzle.variant for puzzle in made)
+        boards = ", ".join(f"{board}: {count}" for board, count in sorted(by_board.items()))
+        if made:
+            self.stdout.write(
+                f"Made the starter set: {len(made)} puzzle{'' if len(made) == 1 else 's'} ({boards}), "
+                f"in {time.perf_counter() - started:.1f} s."
+            )
+        else:
+            self.stdout.write("The starter set is made already: nothing to do.")
