@@ -15,8 +15,8 @@ public names of the parts that live beside it:
     games/search/counts.py     what a textbook alpha-beta and a plain minimax
                                would visit, beside the engine's own count
     games/search/analysis.py   analyse: every legal cell's exact outcome, and
-                               the traps each move leaves the opponent
-    games/search/outcomes.py   move_outcomes: the same outcomes, without the
+                               the traps each move leaves the opponent;
+                               move_outcomes: the same outcomes, without the
                                counts beside them, for work in bulk
     games/search/moves.py      best_move at each level, opening_move, and
                                principal_variation: the line of best play,
@@ -47,7 +47,7 @@ from games.rules import whole_number as whole_number
 # Public too, though not in __all__: the score of a win, and the budgets and
 # limits that callers and tests refer to ("X as X" marks a re-export).
 from games.search.analysis import DEFAULT_BUDGET as DEFAULT_BUDGET
-from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse
+from games.search.analysis import OUTCOMES, UNSOLVED, Analysis, Evaluation, SearchStats, analyse, move_outcomes
 from games.search.counts import TEXTBOOK_COUNT_LIMIT as TEXTBOOK_COUNT_LIMIT
 from games.search.fatalist import FatalistExample, fatalist_examples
 from games.search.moves import (
@@ -62,7 +62,6 @@ from games.search.moves import (
 )
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
 from games.search.nodes import Cut, NodeState, SearchNode, SearchTree, outcome_of
-from games.search.outcomes import move_outcomes
 from games.search.review import LABELS, MoveReview, Review, review
 from games.search.review import REVIEW_BUDGET as REVIEW_BUDGET
 from games.search.solver import WIN as WIN

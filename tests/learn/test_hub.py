@@ -20,7 +20,9 @@ def test_the_header_leads_to_learn_and_learn_lays_out_a_course_in_order(client):
     assert page.status_code == 200
     html = page.content.decode()
     assert 'href="/learn/" aria-current="page">Learn</a>' in html
-    steps = re.findall(r'<li class="card learn-path__step" id="([^"]+)">\s*<h2 class="card__title"><a href="([^"]+)">', html)
+    steps = re.findall(
+        r'<li class="card learn-path__step" id="([^"]+)">\s*<h2 class="card__title"><a href="([^"]+)">', html
+    )
     assert [step for step, _link in steps] == ["minimax", "scoring", "alphabeta", "move-order", "practice"]
     links = dict(steps)
     assert links["minimax"] == reverse("games:tree") + "?algorithm=minimax"
