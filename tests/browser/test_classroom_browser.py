@@ -1,7 +1,8 @@
 """A class of forty in Chromium: every student a guest with a browser of their
 own, all behind the school's one address, following the course on /learn/ at
 the same moment, with the engine's production budgets and its pool of
-processes. Nobody is refused, and every page gives its answer."""
+processes: the course's pages, a position each on the analysis board and
+today's puzzle. Nobody is refused, and every page gives its answer."""
 
 import re
 
@@ -10,13 +11,16 @@ from django.core.cache import cache
 from playwright.sync_api import expect
 
 from games.engine_work import budget as engine_budget
+from games.learn import puzzle_selectors, puzzle_services
 
 STUDENTS = 40
 
 
 @pytest.fixture
 def classroom(browser, engine_processes, settings):
-    """Forty fresh guests, their budgets the ones a site runs with."""
+    """Forty fresh guests, their budgets the ones a site runs with, on a site
+    with its starter puzzles."""
+    puzzle_services.puzzles_make_starter()
     settings.ENGINE_SECONDS_GUEST = engine_budget.DEFAULT_SECONDS_GUEST
     settings.ENGINE_SECONDS_ADDRESS = engine_budget.DEFAULT_SECONDS_ADDRESS
     settings.ENGINE_SLOTS = 2
@@ -77,4 +81,16 @@ def test_a_class_of_forty_on_one_address_follows_the_course_and_nobody_is_refuse
         lambda n: f"{site}/analysis/?board={_exercise_4x4(n)}",
         lambda page: page.locator("[data-value]").get_by_text(re.compile("^With perfect play")),
     )
+    # Today's puzzle from the home page, and its first move played by everyone.
+    _all_at_once(pages, lambda n: f"{site}/", lambda page: page.get_by_role("link", name="Solve today's puzzle"))
+    daily = puzzle_selectors.daily_puzzle()
+    _all_at_once(
+        pages,
+        lambda n: site + daily.get_absolute_url(),
+        lambda page: page.get_by_role("heading", level=1, name=daily.title),
+    )
+    for page in pages:
+        page.locator(f'#puzzle .board .cell[value="{daily.solution_cells[0]}"]').click(no_wait_after=True)
+    for page in pages:
+        expect(page.locator(".puzzle-steps li")).to_have_count(1)
     assert not problems, "\n".join(problems)
