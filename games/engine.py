@@ -23,7 +23,9 @@ public names of the parts that live beside it:
                                toughest_reply: a defender's longest resistance
     games/search/review.py     review: every move of a finished game labelled
     games/search/tree.py       search_tree: minimax and alpha-beta as the
-                               classroom draws them, every node recorded
+                               classroom draws them, every node recorded;
+                               horizon_tree: the same stopped a few moves
+                               deep, with an evaluation function
     games/search/nodes.py      what a recorded search is made of
     games/search/fatalist.py   fatalist_examples: where ±1 scoring plays worse
 
@@ -61,17 +63,23 @@ from games.search.moves import (
     toughest_reply,
 )
 from games.search.moves import WEAKER_LEVEL_BUDGET as WEAKER_LEVEL_BUDGET
-from games.search.nodes import Cut, NodeState, SearchNode, SearchTree, outcome_of
+from games.search.nodes import HORIZON_WIN_SCORE as HORIZON_WIN_SCORE
+from games.search.nodes import Cut, NodeState, SearchNode, SearchTree, horizon_outcome_of, outcome_of
 from games.search.review import LABELS, MoveReview, Review, review
 from games.search.review import REVIEW_BUDGET as REVIEW_BUDGET
 from games.search.solver import WIN as WIN
 from games.search.tree import (
+    EVALUATION_FORMULA,
+    EVALUATION_WORDS,
+    HORIZON_DEPTHS,
     TREE_ALGORITHMS,
     TREE_MAX_FREE_CELLS,
     TREE_NODES_LIMIT,
     TREE_ORDERS,
     TREE_SCORINGS,
     check_searchable,
+    evaluate,
+    horizon_tree,
     move_values,
     nodes_visited,
     search_tree,
@@ -119,6 +127,13 @@ __all__ = [
     "TREE_ORDERS",
     "TREE_MAX_FREE_CELLS",
     "TREE_NODES_LIMIT",
+    # Depth-limited, with an evaluation function (games/search/tree.py).
+    "horizon_tree",
+    "evaluate",
+    "horizon_outcome_of",
+    "EVALUATION_WORDS",
+    "EVALUATION_FORMULA",
+    "HORIZON_DEPTHS",
     "fatalist_examples",
     "FatalistExample",
 ]

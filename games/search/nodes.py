@@ -14,6 +14,9 @@ from games.rules import other_side
 
 #: A win ``d`` plies below the root scores ``WIN_SCORE - d`` (depth-aware).
 WIN_SCORE = 10
+#: In a depth-limited search a win ``d`` plies below the root scores
+#: ``HORIZON_WIN_SCORE - d``: far above any evaluation (28 lines of 9 at most).
+HORIZON_WIN_SCORE = 1000
 INFINITY = math.inf
 
 
@@ -109,6 +112,9 @@ class SearchTree:
     depth: int
     height: int
     layers: tuple[int, ...]
+    #: For a depth-limited search, the plies below the root where positions
+    #: are scored by the evaluation function; None for a search to the end.
+    horizon: int | None = None
 
     @property
     def root(self) -> SearchNode:
@@ -160,3 +166,11 @@ def outcome_of(value: int, scoring: str) -> tuple[str, int | None]:
         return "draw", None
     result = "x_won" if value > 0 else "o_won"
     return result, None if scoring == "fatalist" else WIN_SCORE - abs(value)
+
+
+def horizon_outcome_of(value: int) -> tuple[str | None, int | None]:
+    """(result, plies below the root) a depth-limited search's value stands
+    for: a win it saw, or (None, None) for an evaluation."""
+    if abs(value) <= HORIZON_WIN_SCORE - 100:
+        return None, None
+    return ("x_won" if value > 0 else "o_won"), HORIZON_WIN_SCORE - abs(value)

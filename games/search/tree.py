@@ -19,6 +19,13 @@ positions are still searched and counted, but not kept: plain minimax's values
 and counts there come from a memoised pass over the same tree (minimax's value
 and node count do not depend on the path, only on the position), alpha-beta's
 from walking it, which is cheap because alpha-beta cuts most of it.
+
+Bigger positions are searched **depth-limited** (:func:`horizon_tree`), the
+next step of every course after plain minimax: the search stops a few plies
+below the root and scores the positions there with an evaluation function
+(:func:`evaluate`, in words :data:`EVALUATION_WORDS`) instead of playing on
+to the end. A win it does see is worth ``HORIZON_WIN_SCORE - d``, more than
+any evaluation.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import functools
 import random
 
 from games.rules import Board, Geometry
-from games.search.nodes import INFINITY, WIN_SCORE, Cut, SearchNode, SearchTree
+from games.search.nodes import HORIZON_WIN_SCORE, INFINITY, WIN_SCORE, Cut, SearchNode, SearchTree
 
 TREE_ALGORITHMS = ("minimax", "alphabeta")
 TREE_SCORINGS = ("depth", "fatalist")
@@ -40,6 +47,17 @@ TREE_ORDERS = ("index", "centre", "random")
 TREE_MAX_FREE_CELLS = 9
 #: At most this many nodes are drawn; deeper ones are searched but not kept.
 TREE_NODES_LIMIT = 400
+
+#: The depths a depth-limited search takes, in plies below the root.
+HORIZON_DEPTHS = range(1, 5)
+#: An open line's worth by its marks: 1, 3 or 9 for one, two or three.
+LINE_WORTH = (0, 1, 3, 9)
+EVALUATION_WORDS = (
+    "A line still open to X (marks of X's in it and none of O's) is worth 1 to X with one mark, "
+    "3 with two and 9 with three; a line open to O is worth as much to O. A line with marks of both "
+    "is dead: nobody can win it. The position's value is X's open lines' worth minus O's."
+)
+EVALUATION_FORMULA = "E = Σ 3^(k−1) over X's open lines − Σ 3^(k−1) over O's open lines, k the line's marks"
 
 
 def check_searchable(board: Board) -> None:
@@ -75,7 +93,38 @@ def search_tree(
 @functools.lru_cache(maxsize=128)
 def _search_tree(board: Board, algorithm: str, scoring: str, order: str, seed: int, depth: int | None) -> SearchTree:
     # Trees are immutable, so a page asked again (each step is a request) pays once.
-    search = _Search(board, algorithm, scoring, order, seed)
+    check_searchable(board)
+    return _recorded(_Search(board, algorithm, scoring, order, seed), board, depth)
+
+
+def horizon_tree(board: Board, depth: int, algorithm: str = "alphabeta", order: str = "centre") -> SearchTree:
+    """Search ``board``, a 4x4 or 5x5 position, ``depth`` plies deep (one of
+    :data:`HORIZON_DEPTHS`) and score the positions there with :func:`evaluate`;
+    the tree is drawn as deep as fits :data:`TREE_NODES_LIMIT` nodes. Raises
+    ValueError for a 3x3 board (search it to the end instead), a finished
+    game, a depth out of range, or an unknown algorithm or order."""
+    return _horizon_tree(board, depth, algorithm, order)
+
+
+@functools.lru_cache(maxsize=64)
+def _horizon_tree(board: Board, depth: int, algorithm: str, order: str) -> SearchTree:
+    if board.size == 3:
+        raise ValueError("a 3x3 position is searched to the end of the game: the depth limit is for 4x4 and 5x5")
+    if board.is_game_over():
+        raise ValueError(f'the game is over in "{board}": there is nothing left to search')
+    if depth not in HORIZON_DEPTHS:
+        raise ValueError(f"the depth is {HORIZON_DEPTHS.start} to {HORIZON_DEPTHS.stop - 1} moves, not {depth}")
+    return _recorded(_HorizonSearch(board, algorithm, order, depth), board, None, horizon=depth)
+
+
+def evaluate(board: Board) -> int:
+    """The evaluation function of a depth-limited search, from X's side
+    (:data:`EVALUATION_WORDS`): 0 on the empty board, 9 for X's three in an
+    open line of four."""
+    return _HorizonSearch.worth(board._geo, board._x, board._o)
+
+
+def _recorded(search: _Search, board: Board, depth: int | None, horizon: int | None = None) -> SearchTree:
     layers = search.layers()
     fits = 0
     while fits < len(layers) - 1 and sum(layers[: fits + 2]) <= TREE_NODES_LIMIT:
@@ -84,15 +133,16 @@ def _search_tree(board: Board, algorithm: str, scoring: str, order: str, seed: i
     nodes = search.record(drawn)
     return SearchTree(
         position=str(board),
-        algorithm=algorithm,
-        scoring=scoring,
-        order=order,
-        seed=seed,
+        algorithm=search.algorithm,
+        scoring=search.scoring,
+        order=search.order,
+        seed=search.seed,
         nodes=nodes,
         visited=nodes[0].visited,
         depth=min(drawn, len(layers) - 1),
         height=len(layers) - 1,
         layers=layers,
+        horizon=horizon,
     )
 
 
@@ -104,12 +154,14 @@ def nodes_visited(board: Board, algorithm: str, scoring: str = "depth", order: s
 
 @functools.lru_cache(maxsize=512)
 def _nodes_visited(board: Board, algorithm: str, scoring: str, order: str, seed: int) -> int:
+    check_searchable(board)
     return sum(_Search(board, algorithm, scoring, order, seed).layers())
 
 
 def move_values(board: Board, scoring: str = "depth") -> dict[int, int]:
     """What plain minimax makes of each legal move, from X's side: the values
     the root chooses among."""
+    check_searchable(board)
     search = _Search(board, "minimax", scoring, "index", 1)
     values = {}
     for cell in search.moves(search.x, search.o):
@@ -121,8 +173,10 @@ def move_values(board: Board, scoring: str = "depth") -> dict[int, int]:
 class _Search:
     """One search's settings and its walk over bitmasks (``rules.Board``'s own)."""
 
+    #: What a win ``d`` plies below the root is worth, less ``d`` (depth-aware scores).
+    win_score = WIN_SCORE
+
     def __init__(self, board: Board, algorithm: str, scoring: str, order: str, seed: int):
-        check_searchable(board)
         for name, value, choices in (("algorithm", algorithm, TREE_ALGORITHMS), ("scoring", scoring, TREE_SCORINGS),
                                      ("order", order, TREE_ORDERS)):  # fmt: skip
             if value not in choices:
@@ -130,6 +184,7 @@ class _Search:
         self.geo: Geometry = board._geo
         self.root_ply = board.ply
         self.x, self.o = board._x, board._o
+        self.algorithm, self.scoring = algorithm, scoring
         self.alphabeta = algorithm == "alphabeta"
         self.fatalist = scoring == "fatalist"
         self.order, self.seed = order, seed
@@ -164,7 +219,7 @@ class _Search:
         marks = x if x_moves else o
         if any(marks & line == line for line in self.geo.lines_through[cell]):
             depth = (x | o).bit_count() - self.root_ply
-            worth = 1 if self.fatalist else WIN_SCORE - depth
+            worth = 1 if self.fatalist else self.win_score - depth
             return x, o, ("x_won" if x_moves else "o_won"), worth if x_moves else -worth
         if x | o == self.geo.full:
             return x, o, "draw", 0
@@ -328,3 +383,41 @@ class _Search:
         """α and β once a move came back with ``value``: X raises α, O lowers β."""
         alpha, beta = window
         return (max(alpha, value), beta) if to_move == "X" else (alpha, min(beta, value))
+
+
+class _HorizonSearch(_Search):
+    """A depth-limited search: positions ``limit`` plies below the root are
+    not searched further but scored by the evaluation function."""
+
+    win_score = HORIZON_WIN_SCORE
+
+    def __init__(self, board: Board, algorithm: str, order: str, limit: int):
+        super().__init__(board, algorithm, "depth", order, 1)
+        self.limit = limit
+
+    @staticmethod
+    def worth(geo: Geometry, x: int, o: int) -> int:
+        value = 0
+        for line in geo.lines:
+            in_x, in_o = (x & line).bit_count(), (o & line).bit_count()
+            if not in_o:
+                value += LINE_WORTH[in_x]
+            elif not in_x:
+                value -= LINE_WORTH[in_o]
+        return value
+
+    def _at_horizon(self, x: int, o: int) -> bool:
+        return (x | o).bit_count() - self.root_ply >= self.limit
+
+    def minimax(self, x: int, o: int) -> tuple[int, tuple[int, ...]]:
+        if self._at_horizon(x, o):
+            return self.worth(self.geo, x, o), (1,)
+        return super().minimax(x, o)
+
+    def _alphabeta(self, x: int, o: int, depth: int, alpha: float, beta: float, counts: list[int]) -> int:
+        if not self._at_horizon(x, o):
+            return super()._alphabeta(x, o, depth, alpha, beta, counts)
+        if depth == len(counts):
+            counts.append(0)
+        counts[depth] += 1
+        return self.worth(self.geo, x, o)
