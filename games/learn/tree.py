@@ -10,7 +10,9 @@ step is a link: the page works without JavaScript.
 
 from __future__ import annotations
 
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
@@ -18,7 +20,7 @@ from django.views.decorators.http import require_GET
 from games import engine
 from games.engine_work import asking
 from games.engine_work import jobs as engine_jobs
-from games.learn import tree_layout
+from games.learn import tree_export, tree_layout
 from games.learn.engine_pages import answers_for_the_engine
 from games.learn.tree_form import TreeForm
 from games.learn.tree_layout import signed
@@ -44,28 +46,10 @@ TREE_BUDGET = 5.0
 @answers_for_the_engine
 def tree(request):
     """The tree explorer: ``?board=...&algorithm=alphabeta&order=centre&step=N``."""
-    data = request.GET.dict()
-    for name, value in {**TreeForm.DEFAULTS, "board": default_position()}.items():
-        data.setdefault(name, value)
-    form = TreeForm(data)
-    choices = form.choices()
+    form, choices = _read(request)
     if "board" in form.errors:
         return render(request, "learn/tree.html", {"form": form, "refused": form.errors["board"][0]})
-    board = form.cleaned_data.get("board") or engine.Board.from_string(default_position())
-    # Every node of a 3x3 tree recorded, and counted under each move order:
-    # a search of its own, made by the engine's pool and kept for the next visit.
-    search, counts = asking.ask(
-        request,
-        engine_jobs.tree,
-        str(board),
-        choices["algorithm"],
-        choices["scoring"],
-        choices["order"],
-        choices["seed"],
-        choices.get("depth"),
-        budget=TREE_BUDGET,
-        at_once=False,
-    )
+    board, (search, counts) = _board(form), _ask(request, form, choices)
     steps = len(search.nodes)
     step = min(choices["step"], steps) - 1 if "step" in choices else None
     query = {
@@ -88,6 +72,7 @@ def tree(request):
             "search": search,
             "items": tree_items(search, step, query),
             "drawing": tree_drawing(search, step, query, choices.get("fold")),
+            "downloads": {kind: _download_url(kind, query) for kind in DOWNLOADS},
             **_drawing_sizes(),
             "empty_board_url": _url({**query, "board": "." * 9}),
             "switch": {
@@ -109,6 +94,75 @@ def tree(request):
                 "order": ORDER_NAMES[search.order],
             },
         },
+    )
+
+
+#: What each download is: its content type and its file's ending.
+DOWNLOADS = {
+    "json": ("application/json", "json"),
+    "dot": ("text/vnd.graphviz; charset=utf-8", "gv"),
+    "svg": ("image/svg+xml", "svg"),
+}
+
+
+@require_GET
+@answers_for_the_engine
+def tree_download(request, kind: str):
+    """The page's tree as a file: JSON, Graphviz DOT or a standalone SVG, the
+    whole drawn tree whatever is folded on the page."""
+    if kind not in DOWNLOADS:
+        raise Http404(f"There is no {kind} download of a tree; there are {', '.join(DOWNLOADS)}.")
+    form, choices = _read(request)
+    if "board" in form.errors:
+        refused = form.errors["board"][0]
+        return render(request, "learn/tree.html", {"form": form, "refused": refused}, status=400)
+    search, _counts = _ask(request, form, choices)
+    if kind == "json":
+        body = tree_export.tree_json(search)
+    elif kind == "dot":
+        body = tree_export.tree_dot(search)
+    else:
+        context = {
+            "drawing": tree_layout.layout(search),
+            "svg_id": "tree",
+            "svg_title": f"{ALGORITHM_NAMES[search.algorithm]} from {search.position}",
+            **_drawing_sizes(),
+        }
+        body = render_to_string("learn/tree_download.svg", context)
+    content_type, ending = DOWNLOADS[kind]
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="tree-{search.position}-{search.algorithm}.{ending}"'
+    return response
+
+
+def _read(request) -> tuple[TreeForm, dict]:
+    """The explorer's form over the address, its defaults filled in, and its choices."""
+    data = request.GET.dict()
+    for name, value in {**TreeForm.DEFAULTS, "board": default_position()}.items():
+        data.setdefault(name, value)
+    form = TreeForm(data)
+    return form, form.choices()
+
+
+def _board(form: TreeForm) -> engine.Board:
+    return form.cleaned_data.get("board") or engine.Board.from_string(default_position())
+
+
+def _ask(request, form: TreeForm, choices: dict):
+    """(search, counts) for the form's position: every node of a 3x3 tree
+    recorded, and counted under each move order, a search of its own made by
+    the engine's pool and kept for the next visit."""
+    return asking.ask(
+        request,
+        engine_jobs.tree,
+        str(_board(form)),
+        choices["algorithm"],
+        choices["scoring"],
+        choices["order"],
+        choices["seed"],
+        choices.get("depth"),
+        budget=TREE_BUDGET,
+        at_once=False,
     )
 
 
@@ -351,6 +405,11 @@ def _drawing_sizes() -> dict:
         "node_height": tree_layout.NODE_HEIGHT,
         "board_size": tree_layout.BOARD_SIZE,
     }
+
+
+def _download_url(kind: str, query: dict) -> str:
+    choices = {key: value for key, value in query.items() if key != "fold"}
+    return f"{reverse('games:tree_download', args=[kind])}?{urlencode(choices)}"
 
 
 def _fold_text(folds: frozenset[int]) -> str:
