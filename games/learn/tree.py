@@ -10,9 +10,9 @@ step is a link: the page works without JavaScript.
 
 from __future__ import annotations
 
-import math
-
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
@@ -20,8 +20,10 @@ from django.views.decorators.http import require_GET
 from games import engine
 from games.engine_work import asking
 from games.engine_work import jobs as engine_jobs
+from games.learn import tree_export, tree_layout
 from games.learn.engine_pages import answers_for_the_engine
 from games.learn.tree_form import TreeForm
+from games.learn.tree_layout import signed
 
 ALGORITHM_NAMES = {"minimax": "Plain minimax", "alphabeta": "Alpha-beta"}
 SCORING_NAMES = {"depth": "Depth-aware", "fatalist": "Fatalist"}
@@ -44,28 +46,10 @@ TREE_BUDGET = 5.0
 @answers_for_the_engine
 def tree(request):
     """The tree explorer: ``?board=...&algorithm=alphabeta&order=centre&step=N``."""
-    data = request.GET.dict()
-    for name, value in {**TreeForm.DEFAULTS, "board": default_position()}.items():
-        data.setdefault(name, value)
-    form = TreeForm(data)
-    choices = form.choices()
+    form, choices = _read(request)
     if "board" in form.errors:
         return render(request, "learn/tree.html", {"form": form, "refused": form.errors["board"][0]})
-    board = form.cleaned_data.get("board") or engine.Board.from_string(default_position())
-    # Every node of a 3x3 tree recorded, and counted under each move order:
-    # a search of its own, made by the engine's pool and kept for the next visit.
-    search, counts = asking.ask(
-        request,
-        engine_jobs.tree,
-        str(board),
-        choices["algorithm"],
-        choices["scoring"],
-        choices["order"],
-        choices["seed"],
-        choices.get("depth"),
-        budget=TREE_BUDGET,
-        at_once=False,
-    )
+    board, (search, counts) = _board(form), _ask(request, form, choices)
     steps = len(search.nodes)
     step = min(choices["step"], steps) - 1 if "step" in choices else None
     query = {
@@ -77,6 +61,8 @@ def tree(request):
     }
     if "depth" in choices:
         query["depth"] = choices["depth"]
+    if "fold" in choices:
+        query["fold"] = _fold_text(choices["fold"])
     return render(
         request,
         "learn/tree.html",
@@ -85,6 +71,9 @@ def tree(request):
             "board": board,
             "search": search,
             "items": tree_items(search, step, query),
+            "drawing": tree_drawing(search, step, query, choices.get("fold")),
+            "downloads": {kind: _download_url(kind, query) for kind in DOWNLOADS},
+            **_drawing_sizes(),
             "empty_board_url": _url({**query, "board": "." * 9}),
             "switch": {
                 "name": ALGORITHM_NAMES["minimax" if search.algorithm == "alphabeta" else "alphabeta"],
@@ -105,6 +94,75 @@ def tree(request):
                 "order": ORDER_NAMES[search.order],
             },
         },
+    )
+
+
+#: What each download is: its content type and its file's ending.
+DOWNLOADS = {
+    "json": ("application/json", "json"),
+    "dot": ("text/vnd.graphviz; charset=utf-8", "gv"),
+    "svg": ("image/svg+xml", "svg"),
+}
+
+
+@require_GET
+@answers_for_the_engine
+def tree_download(request, kind: str):
+    """The page's tree as a file: JSON, Graphviz DOT or a standalone SVG, the
+    whole drawn tree whatever is folded on the page."""
+    if kind not in DOWNLOADS:
+        raise Http404(f"There is no {kind} download of a tree; there are {', '.join(DOWNLOADS)}.")
+    form, choices = _read(request)
+    if "board" in form.errors:
+        refused = form.errors["board"][0]
+        return render(request, "learn/tree.html", {"form": form, "refused": refused}, status=400)
+    search, _counts = _ask(request, form, choices)
+    if kind == "json":
+        body = tree_export.tree_json(search)
+    elif kind == "dot":
+        body = tree_export.tree_dot(search)
+    else:
+        context = {
+            "drawing": tree_layout.layout(search),
+            "svg_id": "tree",
+            "svg_title": f"{ALGORITHM_NAMES[search.algorithm]} from {search.position}",
+            **_drawing_sizes(),
+        }
+        body = render_to_string("learn/tree_download.svg", context)
+    content_type, ending = DOWNLOADS[kind]
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="tree-{search.position}-{search.algorithm}.{ending}"'
+    return response
+
+
+def _read(request) -> tuple[TreeForm, dict]:
+    """The explorer's form over the address, its defaults filled in, and its choices."""
+    data = request.GET.dict()
+    for name, value in {**TreeForm.DEFAULTS, "board": default_position()}.items():
+        data.setdefault(name, value)
+    form = TreeForm(data)
+    return form, form.choices()
+
+
+def _board(form: TreeForm) -> engine.Board:
+    return form.cleaned_data.get("board") or engine.Board.from_string(default_position())
+
+
+def _ask(request, form: TreeForm, choices: dict):
+    """(search, counts) for the form's position: every node of a 3x3 tree
+    recorded, and counted under each move order, a search of its own made by
+    the engine's pool and kept for the next visit."""
+    return asking.ask(
+        request,
+        engine_jobs.tree,
+        str(_board(form)),
+        choices["algorithm"],
+        choices["scoring"],
+        choices["order"],
+        choices["seed"],
+        choices.get("depth"),
+        budget=TREE_BUDGET,
+        at_once=False,
     )
 
 
@@ -149,16 +207,6 @@ def tree_scoring(request):
 # Words for the page.
 
 
-def signed(value: float | None) -> str:
-    """+7, −8, 0, +∞ and −∞, as the page writes values and windows."""
-    if value is None:
-        return ""
-    if math.isinf(value):
-        return "+∞" if value > 0 else "−∞"
-    value = int(value)
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
-
-
 def outcome_words(value: int, scoring: str, plies_below: int) -> str:
     """What a value means: "X wins in 2", "O wins", "draw"."""
     result, plies = engine.outcome_of(value, scoring)
@@ -181,13 +229,18 @@ def _game_words(choice) -> str:
 
 
 def step_sentences(search: engine.SearchTree, step: int) -> list[str]:
-    """What happened at ``step``: the node entered, then each value that became
-    final, deepest first, and where it went."""
+    """What happened at ``step``: the node entered with the window it carries,
+    then each value that became final, deepest first, where it went, and what
+    it changed there: the value, α or β, each said with the reason."""
     node = search.nodes[step]
+    before = {s.step: s for s in search.at_step(step - 1)} if step > 0 else {}
+    now = {s.step: s for s in search.at_step(step)}
     if node.parent is None:
         sentences = [f"The search starts at the position, {node.to_move} to move."]
     else:
         sentences = [f"{node.mover} tries cell {node.move}."]
+    if node.alpha_in is not None and node.result is None:
+        sentences.append(_window_words(node))
     for done in search.finished_at(step):
         value = signed(done.value) if done.bound == "exact" else f"{done.bound} {signed(done.value)}"
         if done.result:
@@ -206,8 +259,52 @@ def step_sentences(search: engine.SearchTree, step: int) -> list[str]:
                 f"The search is over: the position is worth {value} ({words}); {done.to_move} plays cell {done.best_move}."
             )
         else:
-            sentences.append(f"{said}, which goes up to “{node_name(search.nodes[done.parent])}”.")
+            parent = search.nodes[done.parent]
+            sentences.append(f"{said}, which goes up to “{node_name(parent)}”.")
+            sentences.extend(_change_words(parent, done, before.get(parent.step), now[parent.step]))
     return sentences
+
+
+def _window_words(node: engine.SearchNode) -> str:
+    """The window a node is searched with, and what each end means."""
+    alpha, beta = signed(node.alpha_in), signed(node.beta_in)
+    if node.parent is None:
+        return f"It opens with α {alpha} and β {beta}: nobody is sure of anything yet."
+    return (
+        f"It carries α {alpha} and β {beta} down from above: X is already sure of {alpha} elsewhere, "
+        f"O of {beta}; a value outside them cannot change the choice."
+    )
+
+
+def _change_words(parent: engine.SearchNode, child: engine.SearchNode, was, now) -> list[str]:
+    """How a value coming up changed its parent: its best so far, then α or β, in words."""
+    mover = parent.to_move
+    better = "higher" if mover == "X" else "lower"
+    worth = signed(child.value)
+    name = node_name(parent)
+    old = None if was is None else was.value
+    if now.value is None or old == now.value:
+        said = [f"It changes nothing at “{name}”: {mover} already has {signed(old)}, and {worth} is no {better}."]
+    elif old is None:
+        said = [f"“{name}” has its first value back: {worth}, {mover}'s best so far (cell {child.move})."]
+    else:
+        said = [
+            f"“{name}” goes from {signed(old)} to {signed(now.value)}: cell {child.move} is worth {worth} "
+            f"to {mover}, {better} than anything before."
+        ]
+    if was is None or was.alpha is None or now.alpha is None:
+        return said
+    if now.alpha != was.alpha:
+        said.append(
+            f"α rises from {signed(was.alpha)} to {signed(now.alpha)}: X found a move worth {signed(now.alpha)} "
+            f"here, better than anything before."
+        )
+    if now.beta != was.beta:
+        said.append(
+            f"β falls from {signed(was.beta)} to {signed(now.beta)}: O found a move worth {signed(now.beta)} "
+            f"here, better for O than anything before."
+        )
+    return said
 
 
 def node_name(node: engine.SearchNode) -> str:
@@ -286,6 +383,37 @@ def tree_items(search: engine.SearchTree, step: int | None, query: dict) -> list
 
     add(search.root, 1)
     return items
+
+
+def tree_drawing(search: engine.SearchTree, step: int | None, query: dict, folds: frozenset[int] | None):
+    """The tree laid out for the page's SVG, each node that has moves below it
+    with the link that folds or opens it (the page's choices and step kept)."""
+    folded = tree_layout.default_folds(search, step) if folds is None else folds
+    drawing = tree_layout.layout(search, step=step, folded=folded)
+    here = {**query, **({} if step is None else {"step": step + 1})}
+    for node in drawing.nodes:
+        if node.kind == "node" and node.folds:
+            here["fold"] = _fold_text(folded ^ {node.step})
+            node.fold_url = _url(here) + "#tree-drawing"
+    return drawing
+
+
+def _drawing_sizes() -> dict:
+    """The sizes the SVG template draws boxes with (tree_layout's)."""
+    return {
+        "node_width": tree_layout.NODE_WIDTH,
+        "node_height": tree_layout.NODE_HEIGHT,
+        "board_size": tree_layout.BOARD_SIZE,
+    }
+
+
+def _download_url(kind: str, query: dict) -> str:
+    choices = {key: value for key, value in query.items() if key != "fold"}
+    return f"{reverse('games:tree_download', args=[kind])}?{urlencode(choices)}"
+
+
+def _fold_text(folds: frozenset[int]) -> str:
+    return ",".join(str(n) for n in sorted(folds))
 
 
 def _url(query: dict) -> str:

@@ -56,6 +56,12 @@ class TreeForm(forms.Form):
         help_text=f"Empty: as deep as fits {engine.TREE_NODES_LIMIT} nodes.",
     )
     step = forms.IntegerField(required=False, min_value=1, label="Step")
+    fold = forms.RegexField(
+        required=False,
+        regex=r"^\d{1,4}(,\d{1,4}){0,399}$|^$",
+        label="Folded nodes",
+        error_messages={"invalid": "The folded nodes are node numbers separated by commas; every node is drawn open."},
+    )
 
     DEFAULTS = {"algorithm": "minimax", "scoring": "depth", "order": "index", "seed": 1}
 
@@ -78,11 +84,16 @@ class TreeForm(forms.Form):
 
     def choices(self) -> dict:
         """The cleaned choices, each wrong or missing one at its default (and
-        ``depth`` and ``step`` left out when not asked for)."""
+        ``depth``, ``step`` and ``fold`` left out when not asked for)."""
         self.is_valid()
         cleaned = {**self.DEFAULTS}
         for name in ("algorithm", "scoring", "order", "seed", "depth", "step"):
             value = self.cleaned_data.get(name)
             if value not in (None, ""):
                 cleaned[name] = value
+        # Absent, the page folds what is too wide to see at once; given (even
+        # empty), exactly those nodes are folded.
+        if "fold" in self.data:
+            folds = self.cleaned_data.get("fold")
+            cleaned["fold"] = frozenset(int(n) for n in folds.split(",") if n) if folds else frozenset()
         return cleaned

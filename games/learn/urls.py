@@ -18,4 +18,5 @@ urlpatterns: list = [
     # The search, step by step: the tree explorer, and fatalist against depth-aware scores.
     path("learn/tree/", tree.tree, name="tree"),
     path("learn/tree/scoring/", tree.tree_scoring, name="tree_scoring"),
+    path("learn/tree/download/<str:kind>/", tree.tree_download, name="tree_download"),
 ]

@@ -166,7 +166,10 @@ def test_step_one_draws_the_root_alone_and_next_is_a_link(client):
     ]
     assert parsed.by_id("tree-explorer")
     story = next(parsed.root.having("data-step-story"))
-    assert story.text == "The search starts at the position, O to move."
+    assert [p.text for p in story.children] == [
+        "The search starts at the position, O to move.",
+        "It opens with α −∞ and β +∞: nobody is sure of anything yet.",
+    ]
     next_link = next(a for a in parsed.root.find_all(rel="next"))
     assert (
         next_link.attrs["href"] == f"{TREE}?board={DEFAULT}&algorithm=alphabeta&scoring=depth&order=index&seed=1&step=2"
