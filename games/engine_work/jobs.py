@@ -68,6 +68,18 @@ def tree(position: str, algorithm: str, scoring: str, order: str, seed: int, dep
     return (search, counts), time.perf_counter() - start
 
 
+def depth_limited(position: str, depth: int, algorithm: str, budget: float) -> tuple:
+    """The depth-limited search of ``position``, ``depth`` moves deep with the
+    evaluation function, alpha-beta trying the centre first, and the exact
+    analysis beside it (within ``budget`` seconds) to show where the
+    heuristic is wrong."""
+    start = time.perf_counter()
+    board = engine.Board.from_string(position)
+    search = engine.horizon_tree(board, depth, algorithm, "centre")
+    exact = engine.analyse(board, budget=budget)
+    return (search, exact), time.perf_counter() - start
+
+
 def _analysed(board: engine.Board, budget: float) -> tuple[engine.Analysis, float]:
     """The analysis with its traps (left out when ``budget`` runs out before
     them), and the seconds its search took: not the counting of what a

@@ -107,15 +107,24 @@ def analysis_context(link: positions.AnalysisLink, found: PositionAnalysis, base
 
 
 def _tree_link(board: engine.Board) -> dict:
-    """The tree explorer's link for this position (``tree_url``), or why it
-    does not draw one (``tree_refused``); neither once the game is over."""
+    """The tree explorer's link for this position (``tree_url``); for one too
+    big to draw whole, the depth-limited search's (``depth_url``) and why
+    (``tree_refused``); none once the game is over."""
     if board.is_game_over():
-        return {"tree_url": "", "tree_refused": ""}
+        return {"tree_url": "", "depth_url": "", "tree_refused": ""}
     try:
         engine.check_searchable(board)
     except ValueError as refusal:
-        return {"tree_url": "", "tree_refused": f"The step-by-step search is not drawn here: {refusal}."}
-    return {"tree_url": f"{reverse('games:tree')}?{urlencode({'board': str(board)})}", "tree_refused": ""}
+        return {
+            "tree_url": "",
+            "depth_url": f"{reverse('games:tree_depth')}?{urlencode({'board': str(board)})}",
+            "tree_refused": f"The whole tree is not drawn here: {refusal}.",
+        }
+    return {
+        "tree_url": f"{reverse('games:tree')}?{urlencode({'board': str(board)})}",
+        "depth_url": "",
+        "tree_refused": "",
+    }
 
 
 def _cells(link: positions.AnalysisLink, found: PositionAnalysis, base: str) -> list[dict]:

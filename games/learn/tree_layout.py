@@ -201,6 +201,8 @@ def _node_box(search, node, state, states, x, y, step, blank) -> DrawnNode:
     words = {"x_won": "X wins", "o_won": "O wins", "draw": "draw"}.get(node.result or "", "")
     if node.hidden:
         words = f"{node.hidden:,} below"
+    elif search.horizon is not None and node.depth == search.horizon and not node.result:
+        words = "evaluated"
     side = "draw" if state.value is None or state.value == 0 else "x" if state.value > 0 else "o"
     board_x, board_y = x + (NODE_WIDTH - BOARD_SIZE) / 2, y + 6
     label = "The position" if parent is None else f"{node.mover} plays cell {node.move}"

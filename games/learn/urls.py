@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.learn import analysis, hub, mistakes, puzzles, tree
+from games.learn import analysis, depth_limited, hub, mistakes, puzzles, tree
 
 urlpatterns: list = [
     # Where learning starts: one card per way in.
@@ -18,5 +18,7 @@ urlpatterns: list = [
     # The search, step by step: the tree explorer, and fatalist against depth-aware scores.
     path("learn/tree/", tree.tree, name="tree"),
     path("learn/tree/scoring/", tree.tree_scoring, name="tree_scoring"),
+    # Depth-limited, with an evaluation function, beside the exact answer (4x4 and 5x5).
+    path("learn/tree/depth/", depth_limited.depth_limited, name="tree_depth"),
     path("learn/tree/download/<str:kind>/", tree.tree_download, name="tree_download"),
 ]

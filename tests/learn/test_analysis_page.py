@@ -323,11 +323,17 @@ def test_the_search_card_links_to_this_positions_tree_and_the_tree_draws_it(clie
     assert 'value="X...O...."' in tree.content.decode()  # the explorer's position box holds it
 
 
-def test_a_position_too_big_for_the_tree_says_how_many_moves_to_play_first(client):
+def test_a_position_too_big_for_the_tree_says_why_and_links_to_the_depth_limited_search(client):
     html = page(client, "?board=" + "." * 16)
     assert 'id="tree-link"' not in html
-    assert "The step-by-step search is not drawn here: this 4x4 position has 16 free cells" in text_of(html)
+    assert "The whole tree is not drawn here: this 4x4 position has 16 free cells" in text_of(html)
     assert "so play 7 more moves first" in text_of(html)
+    # It links to the depth-limited search of the same position instead.
+    link = re.search(r'<a href="([^"]+)" id="depth-link">', html)
+    assert link, "no link to the depth-limited search"
+    depth = client.get(html_lib.unescape(link.group(1)))
+    assert depth.status_code == 200
+    assert 'value="' + "." * 16 + '"' in depth.content.decode()
 
 
 def test_a_finished_game_offers_no_tree(client):

@@ -23,11 +23,19 @@ def test_the_header_leads_to_learn_and_learn_lays_out_a_course_in_order(client):
     steps = re.findall(
         r'<li class="card learn-path__step" id="([^"]+)">\s*<h2 class="card__title"><a href="([^"]+)">', html
     )
-    assert [step for step, _link in steps] == ["minimax", "scoring", "alphabeta", "move-order", "practice"]
+    assert [step for step, _link in steps] == [
+        "minimax",
+        "scoring",
+        "alphabeta",
+        "move-order",
+        "depth-limits",
+        "practice",
+    ]
     links = dict(steps)
     assert links["minimax"] == reverse("games:tree") + "?algorithm=minimax"
     assert links["alphabeta"] == reverse("games:tree") + "?algorithm=alphabeta"
     assert links["scoring"] == reverse("games:tree_scoring")
+    assert links["depth-limits"] == reverse("games:tree_depth")
     for link in links.values():
         link = link.replace("&amp;", "&")
         assert client.get(link).status_code == 200, link
