@@ -148,6 +148,12 @@ class DepthLimitedForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
 
+    def clean_depth(self) -> int:
+        return self.cleaned_data["depth"] or self.DEFAULTS["depth"]  # left empty: the default
+
+    def clean_algorithm(self) -> str:
+        return self.cleaned_data["algorithm"] or self.DEFAULTS["algorithm"]
+
     def clean_board(self) -> engine.Board:
         text = self.cleaned_data["board"].upper() or self.DEFAULT_POSITION
         if len(text) not in (16, 25):

@@ -11,34 +11,8 @@ from playwright.sync_api import expect
 from games.learn import puzzle_selectors, puzzle_services
 from games.learn.models import Puzzle
 from tests.browser.conftest import assert_accessible
+from tests.learn.test_puzzle_pages import FIVE, FORK, FORK_4X4
 
-FORK = {
-    "position": "OO..X...X",
-    "variant": "3x3",
-    "side": "X",
-    "cell": 2,
-    "win_in": 3,
-    "solution": "2,5,6",
-    "theme": "fork",
-}
-FIVE = {
-    "position": ".X......O",
-    "variant": "3x3",
-    "side": "X",
-    "cell": 2,
-    "win_in": 5,
-    "solution": "2,0,4,3,6",
-    "theme": "win_in_three",
-}
-FORK_4X4 = {
-    "position": ".O...XX..OOXO..X",
-    "variant": "4x4",
-    "side": "X",
-    "cell": 7,
-    "win_in": 3,
-    "solution": "7,3,4",
-    "theme": "fork",
-}
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 

@@ -88,6 +88,12 @@ def test_a_bad_choice_is_refused_with_the_reason(client, query, message):
     assert 'id="depth-moves"' not in html
 
 
+def test_empty_choices_take_their_defaults(client):
+    response = client.get(URL, {"board": "", "depth": "", "algorithm": ""})
+    assert response.status_code == 200
+    assert "Searched 2 moves deep" in text_of(response.content.decode())
+
+
 def test_a_bad_fold_is_said_and_every_node_drawn_open(client):
     response = client.get(URL, {"board": "." * 16, "depth": 1, "fold": "one,two"})
     assert response.status_code == 200

@@ -182,6 +182,8 @@ PAST_THE_CHECK = {
     "learn": 405,
     "tree": 405,
     "tree_scoring": 405,
+    "tree_download": 405,
+    "tree_depth": 405,
 }
 
 

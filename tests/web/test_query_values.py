@@ -15,7 +15,7 @@ from django.urls.converters import IntConverter
 
 from games.learn.mistakes import AttemptForm
 from games.learn.models import Puzzle
-from games.learn.tree_form import TreeForm
+from games.learn.tree_form import DepthLimitedForm, TreeForm
 from games.lobby import services as lobby_services
 from games.play.forms import HistoryFilterForm
 from games.urls import app_name, urlpatterns
@@ -27,7 +27,15 @@ pytestmark = pytest.mark.django_db
 
 #: What the views read from ``request.GET`` by name, and what their forms read.
 READ_BY_VIEWS = ["next", "page", "ply", "board", "moves", "variant", "thinking", "hint", "solution", "played", "cell"]
-PARAMETERS = sorted({*READ_BY_VIEWS, *HistoryFilterForm.base_fields, *AttemptForm.base_fields, *TreeForm.base_fields})
+PARAMETERS = sorted(
+    {
+        *READ_BY_VIEWS,
+        *HistoryFilterForm.base_fields,
+        *AttemptForm.base_fields,
+        *TreeForm.base_fields,
+        *DepthLimitedForm.base_fields,
+    }
+)
 
 HOSTILE = [
     "foo",
@@ -88,6 +96,7 @@ def things(user, bob):
         "quick": 1,
         "username": user.username,
         "variant": "3x3",
+        "kind": "json",  # a tree's download
     }
 
 
