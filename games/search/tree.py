@@ -238,7 +238,7 @@ class _Search:
         if not self.alphabeta:
             return self.minimax(self.x, self.o)[1]
         counts: list[int] = []
-        self._alphabeta(self.x, self.o, 0, -INFINITY, INFINITY, counts)
+        self.search_alphabeta(self.x, self.o, 0, -INFINITY, INFINITY, counts)
         return tuple(counts)
 
     def minimax(self, x: int, o: int) -> tuple[int, tuple[int, ...]]:
@@ -264,7 +264,7 @@ class _Search:
         known = self._minimax_memo[key] = (int(best), tuple(layers))
         return known
 
-    def _alphabeta(self, x: int, o: int, depth: int, alpha: float, beta: float, counts: list[int]) -> int:
+    def search_alphabeta(self, x: int, o: int, depth: int, alpha: float, beta: float, counts: list[int]) -> int:
         """Alpha-beta's value, counting the positions it visits at each depth."""
         if depth == len(counts):
             counts.append(0)
@@ -274,7 +274,7 @@ class _Search:
         for cell in self.moves(x, o):
             cx, co, result, worth = self.play(x, o, cell)
             if result is None:
-                worth = self._alphabeta(cx, co, depth + 1, alpha, beta, counts)
+                worth = self.search_alphabeta(cx, co, depth + 1, alpha, beta, counts)
             else:
                 if depth + 1 == len(counts):
                     counts.append(0)
@@ -306,7 +306,7 @@ class _Search:
         if result is None and depth == self.drawn:  # the frontier: searched and counted, not drawn
             counts: list[int] = []
             if self.alphabeta:
-                value = self._alphabeta(x, o, 0, *window, counts)
+                value = self.search_alphabeta(x, o, 0, *window, counts)
             else:
                 value, layers = self.minimax(x, o)
                 counts = list(layers)
@@ -414,9 +414,9 @@ class _HorizonSearch(_Search):
             return self.worth(self.geo, x, o), (1,)
         return super().minimax(x, o)
 
-    def _alphabeta(self, x: int, o: int, depth: int, alpha: float, beta: float, counts: list[int]) -> int:
+    def search_alphabeta(self, x: int, o: int, depth: int, alpha: float, beta: float, counts: list[int]) -> int:
         if not self._at_horizon(x, o):
-            return super()._alphabeta(x, o, depth, alpha, beta, counts)
+            return super().search_alphabeta(x, o, depth, alpha, beta, counts)
         if depth == len(counts):
             counts.append(0)
         counts[depth] += 1
