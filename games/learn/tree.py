@@ -52,17 +52,7 @@ def tree(request):
     board, (search, counts) = _board(form), _ask(request, form, choices)
     steps = len(search.nodes)
     step = min(choices["step"], steps) - 1 if "step" in choices else None
-    query = {
-        "board": str(board),
-        "algorithm": search.algorithm,
-        "scoring": search.scoring,
-        "order": search.order,
-        "seed": search.seed,
-    }
-    if "depth" in choices:
-        query["depth"] = choices["depth"]
-    if "fold" in choices:
-        query["fold"] = _fold_text(choices["fold"])
+    query = _query(board, search, choices)
     return render(
         request,
         "learn/tree.html",
@@ -73,6 +63,7 @@ def tree(request):
             "items": tree_items(search, step, query),
             "drawing": tree_drawing(search, step, query, choices.get("fold")),
             "downloads": {kind: _download_url(kind, query) for kind in DOWNLOADS},
+            "worksheet_url": f"{reverse('games:tree_worksheet')}?{urlencode(query)}",
             **_drawing_sizes(),
             "empty_board_url": _url({**query, "board": "." * 9}),
             "switch": {
@@ -133,6 +124,66 @@ def tree_download(request, kind: str):
     response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="tree-{search.position}-{search.algorithm}.{ending}"'
     return response
+
+
+#: The tallest tree a worksheet prints, in boxes one above the other: more
+#: would not be legible on one page.
+WORKSHEET_ROWS = 12
+
+
+@require_GET
+@answers_for_the_engine
+def tree_worksheet(request):
+    """The page's tree to print for a class: every value box empty on the first
+    page, the answer key on the second. The page's folds are kept (a folded
+    node's value is given on the sheet); without them, the tree is folded as the
+    page first shows it."""
+    form, choices = _read(request)
+    if "board" in form.errors:
+        refused = form.errors["board"][0]
+        return render(request, "learn/tree.html", {"form": form, "refused": refused}, status=400)
+    board, (search, _counts) = _board(form), _ask(request, form, choices)
+    folds = choices.get("fold")
+    if folds is None:
+        folds = tree_layout.default_folds(search)
+    query = _query(board, search, {**choices, "fold": folds})
+    sheet = tree_layout.layout(search, folded=folds, blank=True)
+    rows = tree_layout.rows(sheet)
+    return render(
+        request,
+        "learn/tree_worksheet.html",
+        {
+            "board": board,
+            "search": search,
+            "cells": _root_cells(board, None),
+            "names": {"algorithm": ALGORITHM_NAMES[search.algorithm], "scoring": SCORING_NAMES[search.scoring]},
+            "sheet": sheet if rows <= WORKSHEET_ROWS else None,
+            "key": tree_layout.layout(search, folded=folds) if rows <= WORKSHEET_ROWS else None,
+            "rows": rows,
+            "most_rows": WORKSHEET_ROWS,
+            "given": sum(node.given for node in sheet.nodes),
+            "tree_url": _url(query) + "#tree-drawing",
+            "root_value": signed(search.value),
+            "root_words": outcome_words(search.value, search.scoring, 0),
+            **_drawing_sizes(),
+        },
+    )
+
+
+def _query(board: engine.Board, search: engine.SearchTree, choices: dict) -> dict:
+    """The page's choices as its address says them (without the step)."""
+    query = {
+        "board": str(board),
+        "algorithm": search.algorithm,
+        "scoring": search.scoring,
+        "order": search.order,
+        "seed": search.seed,
+    }
+    if "depth" in choices:
+        query["depth"] = choices["depth"]
+    if "fold" in choices:
+        query["fold"] = _fold_text(choices["fold"])
+    return query
 
 
 def _read(request) -> tuple[TreeForm, dict]:

@@ -78,6 +78,8 @@ class DrawnNode:
     folds: bool = False  # has a subtree that can be folded or opened
     folded: bool = False
     label: str = ""  # the whole node in one sentence, for a screen reader
+    path: str = ""  # the moves from the top to here, "X plays 4, O plays 0": names the node uniquely
+    given: bool = False  # a worksheet's folded node: its value is printed, the rest is to fill in
     folded_words: str = ""  # "12 nodes folded"
     folded_count: int = 0
     fold_url: str = ""  # the page with this node folded, or opened (set by the page)
@@ -127,7 +129,8 @@ def layout(
 ) -> Drawing:
     """The tree as drawn at ``step`` (None: the whole search), with the nodes in
     ``folded`` drawn without their subtrees. ``blank`` leaves every value, α and
-    β out, for a worksheet to fill in."""
+    β out, for a worksheet to fill in, except a folded node's: a class cannot
+    work that out from the sheet, so it is given."""
     states = {s.step: s for s in search.at_step(len(search.nodes) - 1 if step is None else step)}
     drawing = Drawing(0, 0)
     next_y = [MARGIN]
@@ -144,7 +147,7 @@ def layout(
         if not folded_here:
             drawn_children = [place(child, level + 1) for child in children]
             if cut:
-                drawn_children.append(_cut_box(node, cut, x + NODE_WIDTH + GAP_X, next_y[0], blank))
+                drawn_children.append(_cut_box(search, node, cut, x + NODE_WIDTH + GAP_X, next_y[0], blank))
                 next_y[0] += CUT_HEIGHT + GAP_Y
         if drawn_children:
             y = drawn_children[0].y
@@ -152,8 +155,10 @@ def layout(
         else:
             y = next_y[0]
             next_y[0] += NODE_HEIGHT + GAP_Y
-        box = _node_box(search, node, state, states, x, y, step, blank)
-        box.folds, box.folded = bool(children or cut), folded_here
+        box = _node_box(search, node, state, states, x, y, step, blank and not folded_here)
+        box.folds, box.folded, box.given = bool(children or cut), folded_here, blank and folded_here
+        if box.given:
+            box.words, box.chosen = box.words or "given", False
         if folded_here:
             hidden = _count_below(search, node, states)
             box.folded_words = f"{hidden} node{'s' if hidden != 1 else ''} folded"
@@ -181,6 +186,14 @@ def layout(
     return drawing
 
 
+def rows(drawing: Drawing) -> int:
+    """How many boxes the drawing has one above the other, at its tallest."""
+    columns: dict[float, int] = {}
+    for node in drawing.nodes:
+        columns[node.x] = columns.get(node.x, 0) + 1
+    return max(columns.values())
+
+
 def _height(box: DrawnNode) -> int:
     return CUT_HEIGHT if box.kind == "cut" else NODE_HEIGHT
 
@@ -198,6 +211,7 @@ def _node_box(search, node, state, states, x, y, step, blank) -> DrawnNode:
     if state.alpha is not None and not node.result:
         window = f"α {signed(state.alpha)}  β {signed(state.beta)}"
     title = "the position" if parent is None else f"{node.mover} plays {node.move}"
+    path = _path_words(search, node)
     words = {"x_won": "X wins", "o_won": "O wins", "draw": "draw"}.get(node.result or "", "")
     if node.hidden:
         words = f"{node.hidden:,} below"
@@ -205,7 +219,7 @@ def _node_box(search, node, state, states, x, y, step, blank) -> DrawnNode:
         words = "evaluated"
     side = "draw" if state.value is None or state.value == 0 else "x" if state.value > 0 else "o"
     board_x, board_y = x + (NODE_WIDTH - BOARD_SIZE) / 2, y + 6
-    label = "The position" if parent is None else f"{node.mover} plays cell {node.move}"
+    label = "The position" if parent is None else f"After {path}"
     if blank:
         value, window = "", ""
         label += ": value to fill in"
@@ -234,10 +248,20 @@ def _node_box(search, node, state, states, x, y, step, blank) -> DrawnNode:
         board_x=board_x,
         board_y=board_y,
         label=label,
+        path=path,
     )
 
 
-def _cut_box(node, cut, x, y, blank) -> DrawnNode:
+def _path_words(search: engine.SearchTree, node: engine.SearchNode) -> str:
+    """The moves from the top to ``node``: "X plays 4, O plays 0" ("the position" at the top)."""
+    moves = []
+    while node.parent is not None:
+        moves.append(f"{node.mover} plays {node.move}")
+        node = search.nodes[node.parent]
+    return ", ".join(reversed(moves)) or "the position"
+
+
+def _cut_box(search, node, cut, x, y, blank) -> DrawnNode:
     cells = ", ".join(str(c) for c in cut.moves)
     plural = "s" if len(cut.moves) > 1 else ""
     reason = "" if blank else f"β {signed(cut.beta)} ≤ α {signed(cut.alpha)}"
@@ -248,7 +272,7 @@ def _cut_box(node, cut, x, y, blank) -> DrawnNode:
         kind="cut",
         title=f"cut: cell{plural} {cells}",
         words=reason,
-        label=f"Cut below {'the position' if node.parent is None else f'{node.mover} plays cell {node.move}'}: "
+        label=f"Cut below {_path_words(search, node)}: "
         f"cell{plural} {cells} not searched" + ("" if blank else f", {cut.reason}"),
     )
 

@@ -21,4 +21,6 @@ urlpatterns: list = [
     # Depth-limited, with an evaluation function, beside the exact answer (4x4 and 5x5).
     path("learn/tree/depth/", depth_limited.depth_limited, name="tree_depth"),
     path("learn/tree/download/<str:kind>/", tree.tree_download, name="tree_download"),
+    # The tree to print: empty value boxes, and the answer key on a second page.
+    path("learn/tree/worksheet/", tree.tree_worksheet, name="tree_worksheet"),
 ]

@@ -3,12 +3,16 @@ alpha-beta, step through the search node by node (with and without
 JavaScript), walk the tree with the keyboard, and compare the fatalist with
 the depth-aware player. Screenshots at phone and desktop widths go to /tmp."""
 
+import io
 import re
 
 import pytest
 from playwright.sync_api import expect
+from pypdf import PdfReader
 
 from games import engine
+from games.learn.tree_layout import signed
+from tests.browser.conftest import assert_accessible
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -179,3 +183,55 @@ def test_the_fatalist_and_the_depth_aware_player_side_by_side(live_server, page,
     block.get_by_role("link", name="The fatalist's tree").click()
     expect(page).to_have_url(re.compile(r"scoring=fatalist"))
     expect(page.locator(".tree-summary")).to_contain_text(f"plays cell {sooner.fatalist.cell}")
+
+
+@pytest.mark.parametrize("size, name", [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_tree_is_drawn_and_a_phone_scrolls_inside_the_drawing(live_server, page, size, name):
+    page.set_viewport_size(size)
+    page.goto(live_server.url + "/learn/tree/")
+    drawing = page.locator("#tree-drawing svg.tree-drawing")
+    search = engine.search_tree(engine.Board.from_string(default_position()))
+
+    expect(drawing).to_be_visible()
+    expect(drawing.locator("#tree-svg-node-0 > title")).to_have_text(f"The position, value {signed(search.value)}")
+    # The page itself never scrolls sideways; the drawing scrolls in its own region.
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    region = page.get_by_role("region", name="The tree drawn: scroll sideways to see all of it")
+    assert region.evaluate("r => r.scrollWidth") >= drawing.evaluate("d => d.getBoundingClientRect().width") - 1
+    assert_accessible(page)
+    page.screenshot(path=f"/tmp/tree-drawing-{name}.png", full_page=True)
+    region.screenshot(path=f"/tmp/tree-drawing-{name}-region.png")
+
+
+def test_a_node_folds_and_opens_again_without_javascript(live_server, new_page):
+    page = new_page(java_script_enabled=False, viewport=PHONE)
+    search = engine.search_tree(engine.Board.from_string(default_position()))
+    first = search.nodes[1]
+    page.goto(live_server.url + "/learn/tree/?fold=")
+    boxes = page.locator("#tree-drawing g.tree-drawing__node")
+    expect(boxes).to_have_count(len(search.nodes))
+
+    page.get_by_role("link", name=f"Fold the moves below {first.mover} plays {first.move}", exact=True).click()
+    below = first.last - first.step
+    expect(boxes).to_have_count(len(search.nodes) - below)
+    expect(page).to_have_url(re.compile(r"fold=1#tree-drawing$"))
+    page.get_by_role("link", name=f"Open the {below} nodes below {first.mover} plays {first.move}").click()
+    expect(boxes).to_have_count(len(search.nodes))
+
+
+def test_a_teacher_prints_a_worksheet_and_its_answer_key(live_server, page):
+    search = engine.search_tree(engine.Board.from_string(default_position()))
+    page.goto(live_server.url + "/learn/tree/")
+    page.get_by_role("link", name="Worksheet to print, with its answer key").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Plain minimax: fill in the tree")
+    assert_accessible(page)
+
+    pdf = PdfReader(io.BytesIO(page.pdf(format="A4")))
+    sheet, key = (p.extract_text() for p in pdf.pages)
+    assert len(pdf.pages) == 2
+    assert "fill in the tree" in sheet and "Which cell should O play?" in sheet
+    assert "given" in sheet and "Answer key" not in sheet
+    assert "Answer key" in key and f"so O plays cell {search.best_move}" in key
+    assert f"the position\n{signed(search.value)}" in key  # the key's root box has its value
+    page.emulate_media(media="print")
+    page.screenshot(path="/tmp/tree-worksheet-print.png", full_page=True)

@@ -76,6 +76,17 @@ def test_a_fold_link_folds_a_node_and_the_next_opens_it_again(client):
     assert "fold=&" in opening.get("href") or opening.get("href").endswith("fold=#tree-drawing")
 
 
+def test_each_fold_link_names_its_node_by_the_moves_that_lead_there(client):
+    search = engine.search_tree(engine.Board.from_string(DEFAULT))
+    svg = drawing(client, board=DEFAULT, fold="")
+    labels = [a.get("aria-label") for a in svg.iter(f"{SVG}a")]
+    deep = next(node for node in search.nodes if node.depth == 2 and node.children)
+    first = search.nodes[deep.parent]
+
+    assert len(labels) == len(set(labels)) == len([n for n in search.nodes if n.children])
+    assert f"Fold the moves below {first.mover} plays {first.move}, {deep.mover} plays {deep.move}" in labels
+
+
 def test_a_big_tree_opens_folded_to_a_screenful(client):
     svg = drawing(client, board=".........", order="centre")
     nodes = boxes(svg, "node")

@@ -184,6 +184,7 @@ PAST_THE_CHECK = {
     "tree_scoring": 405,
     "tree_download": 405,
     "tree_depth": 405,
+    "tree_worksheet": 405,
 }
 
 
