@@ -130,7 +130,7 @@ def challenge_accept(*, user, challenge_id: int | None = None, token: str | None
             url=game.get_absolute_url(),
         )
         if challenge.rematch_of_id:
-            live.publish_game(challenge.rematch_of, "rematch_started", url=game.get_absolute_url())
+            live.publish_game(challenge.rematch_of, "rematch_started", changed=False, url=game.get_absolute_url())
         live.publish_lobby("game_started", game=game.pk)
     return game_detail(game.pk)
 
@@ -142,7 +142,7 @@ def _close_challenge(challenge: Challenge, status: str) -> Challenge:
     if challenge.kind == ChallengeKind.OPEN:
         live.publish_lobby("challenge_closed", challenge=challenge.pk)
     if challenge.rematch_of_id:
-        live.publish_game(challenge.rematch_of, "rematch_" + status)
+        live.publish_game(challenge.rematch_of, "rematch_" + status, changed=False)
     return challenge
 
 
@@ -213,5 +213,5 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
             opponent_username=opponent.get_username(),
             rematch_of=game,
         )
-        live.publish_game(game, "rematch_offered", by=side)
+        live.publish_game(game, "rematch_offered", changed=False, by=side)
     return challenge

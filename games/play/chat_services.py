@@ -115,7 +115,7 @@ def chat_send(*, game_id: int, player: Player, text: object) -> ChatMessage:
         now = timezone.now()
         _check_rate(game, side, now)
         message = ChatMessage.objects.create(game=game, author=player.account, side=side, text=text, created_at=now)
-        live.publish_game(game, "chat", message=chat_event(message, game))
+        live.publish_game(game, "chat", changed=False, message=chat_event(message, game))
     return message
 
 

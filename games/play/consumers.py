@@ -278,7 +278,7 @@ class GameConsumer(LiveConsumer):
 
     @in_a_thread
     def _state(self, user, signed_in: bool) -> dict:
-        """The game as the socket's first message tells it, with the number
+        """The game as the socket's first message tells it (live.game_state), with the number
         watching (this socket counted in when it is a spectator's), or the
         refusal (code, reason) when the socket may not follow the game. A
         guest is known by the key in their session (``guest_key``: a guest's
@@ -294,11 +294,10 @@ class GameConsumer(LiveConsumer):
         watchers, _ = self._presence_now(here=True if side is None else None)
         return {
             "game": game.pk,
-            "ply": game.move_count,
-            "status": game.status,
             "side": side,
             "watchers": watchers,
             "guest_key": guest_key,
+            **live.game_state(game),
         }
 
     @in_a_thread

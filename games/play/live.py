@@ -1,9 +1,12 @@
 """Telling connected browsers that something changed.
 
-Services call these after their transaction commits. A message carries only
-what happened and the game's ply: a page that hears it fetches the game from
-the server, so a client that missed a message, or reconnects, catches up by
-asking, never by trusting a stream. When the channel layer is down (Redis
+Services call these after their transaction commits. A game's message
+carries what happened, the game's ply and, when the game changed, the game as
+it now stands (:func:`game_state`: the board, the moves, whose turn, the
+result, the clocks and the offers), so a program playing over the socket
+never has to ask. A page that sees a ply it does not have fetches the game
+from the server, so a client that missed a message, or reconnects, catches
+up by asking, never by trusting a stream. When the channel layer is down (Redis
 stopped), the write has already succeeded: the failure is logged and pages
 fall back on reloading.
 
@@ -152,8 +155,41 @@ def _send(group: str, message: dict) -> None:
         logger.warning("could not publish %s to %s", message.get("event"), group, exc_info=True)
 
 
-def publish_game(game, event: str = "changed", **extra) -> None:
-    """After commit: tell everyone watching ``game`` it changed (with its ply)."""
+def game_state(game, now=None) -> dict:
+    """The game as a socket tells it, in the API's words: the position, every
+    cell played, whose turn, the status and result, the clocks read at
+    ``now`` and the offers standing."""
+    board = game.board_at()
+    clock = game.clock_state(now)
+    line = board.winning_line
+    return {
+        "board": str(board),
+        "moves": list(game.cells),
+        "ply": game.move_count,
+        "to_move": board.to_move if game.is_in_progress else None,
+        "status": game.status,
+        "result": game.result or None,
+        "termination": game.termination or None,
+        "winning_line": list(line) if line else None,
+        "clock": None
+        if clock is None
+        else {
+            "time_control": clock["time_control"].key,
+            "x_ms": clock["x_ms"],
+            "o_ms": clock["o_ms"],
+            "running": clock["running"],
+            "deadline": clock["deadline"].isoformat() if clock["deadline"] else None,
+            "first_move": clock["first_move"],
+        },
+        "draw_offer": game.draw_offer or None,
+        "takeback_offer": game.takeback_offer or None,
+    }
+
+
+def publish_game(game, event: str = "changed", *, changed: bool = True, **extra) -> None:
+    """After commit: tell everyone watching ``game`` what happened (with its
+    ply) and, when the game ``changed`` (not a chat line, say), the game as it
+    now stands, read now, before the transaction ends."""
     message = {
         "type": "game.event",
         "event": event,
@@ -162,6 +198,8 @@ def publish_game(game, event: str = "changed", **extra) -> None:
         "status": game.status,
         **extra,
     }
+    if changed:
+        message["state"] = game_state(game)
     transaction.on_commit(lambda: _send(game_group(game.pk), message))
 
 
