@@ -423,6 +423,7 @@ SPECTACULAR_SETTINGS = {
         "LevelEnum": "games.play.models.Level",
         "VariantEnum": "games.play.models.Variant",
         "ChallengeKindEnum": "games.lobby.models.ChallengeKind",
+        "DeclineReasonEnum": "games.lobby.models.DeclineReason",
         "PlayerKindEnum": ["human", "ai", "guest", "deleted"],
         "ErrorCodeEnum": "games.api.codes.ERROR_CODES",
     },

@@ -103,6 +103,7 @@ SUMMARIES = {
     "challenges_accept": "Accept a challenge",
     "challenges_cancel": "Cancel your challenge",
     "challenges_decline": "Decline a challenge",
+    "challenges_retrieve": "Get a challenge",
     "challenges_accept_by_token": "Accept an invite link",
     "games_list": "List your games",
     "games_create": "Start a game against the AI",

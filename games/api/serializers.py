@@ -22,7 +22,14 @@ from games.api.fields import (
     WholeNumberChoiceField,
     WholeNumberField,
 )
-from games.lobby.models import MOVE_TIME_LIMITS, ChallengeKind, ChallengeSide, ChallengeStatus, PairingStatus
+from games.lobby.models import (
+    MOVE_TIME_LIMITS,
+    ChallengeKind,
+    ChallengeSide,
+    ChallengeStatus,
+    DeclineReason,
+    PairingStatus,
+)
 from games.lobby.pairing_services import rating_range
 from games.play.clocks import MAX_INCREMENT, MAX_MINUTES, PRESETS
 from games.play.models import Level, Result, Side, StartMode, Status, Termination, Variant, levels_described
@@ -287,6 +294,9 @@ class ChallengeSerializer(serializers.Serializer):
     )
     game = serializers.IntegerField(source="game_id", allow_null=True, help_text="The game, once accepted.")
     rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
+    decline_reason = OptionalChoiceField(
+        choices=DeclineReason.choices, help_text="Why the opponent declined it; null unless it was declined."
+    )
     created_at = serializers.DateTimeField()
     resolved_at = serializers.DateTimeField(allow_null=True)
 
@@ -335,6 +345,16 @@ class ChallengeCreateInputSerializer(serializers.Serializer):
 
 class ChallengeTokenInputSerializer(serializers.Serializer):
     token = StringField(max_length=64, help_text="The secret of an invite link.")
+
+
+class ChallengeDeclineInputSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(
+        choices=DeclineReason.choices,
+        default=DeclineReason.GENERIC,
+        help_text="Why, from a fixed list the challenger is told: "
+        + "; ".join(f"`{value}`: {label.lower()}" for value, label in DeclineReason.choices)
+        + ".",
+    )
 
 
 # --------------------------------------------------------------------------

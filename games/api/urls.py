@@ -27,6 +27,7 @@ urlpatterns = [
     path("games/<int:pk>/takeback/decline/", offers.TakebackDeclineApi.as_view(), name="game-takeback-decline"),
     path("challenges/", views.ChallengesApi.as_view(), name="challenges"),
     path("challenges/accept/", views.ChallengeAcceptByTokenApi.as_view(), name="challenge-accept-by-token"),
+    path("challenges/<int:pk>/", views.ChallengeDetailApi.as_view(), name="challenge"),
     path("challenges/<int:pk>/accept/", views.ChallengeAcceptApi.as_view(), name="challenge-accept"),
     path("challenges/<int:pk>/decline/", views.ChallengeDeclineApi.as_view(), name="challenge-decline"),
     path("challenges/<int:pk>/cancel/", views.ChallengeCancelApi.as_view(), name="challenge-cancel"),

@@ -322,16 +322,31 @@ class ChallengeAcceptByTokenApi(APIView):
         return game_response(game, request, status.HTTP_201_CREATED)
 
 
+class ChallengeDetailApi(APIView):
+    @operation(
+        operation_id="challenges_retrieve",
+        tags=["challenges"],
+        responses=answers({200: s.ChallengeSerializer}, 401, 404),
+        description="One challenge: one you sent or were sent, or one open in the lobby. What the lobby's "
+        "socket tells of it (`challenge_received` and the rest) is the same, but the invite's `token`.",
+    )
+    def get(self, request, pk: int):
+        return challenge_response(lobby_selectors.challenge_seen_by(request.user, pk), request)
+
+
 class ChallengeDeclineApi(APIView):
     @operation(
         operation_id="challenges_decline",
         tags=["challenges"],
-        request=None,
-        responses=answers_to_a_challenge_action({200: s.ChallengeSerializer}),
-        description="Say no to a challenge sent to you.",
+        request=s.ChallengeDeclineInputSerializer,
+        responses=answers_to_a_challenge_action({200: s.ChallengeSerializer}, 400, body=True),
+        description="Say no to a challenge sent to you, with a `reason` the challenger is told "
+        "(`challenge_declined` on their lobby socket, and `decline_reason` here). No body: `generic`.",
     )
     def post(self, request, pk: int):
-        return challenge_response(lobby_services.challenge_decline(user=request.user, challenge_id=pk), request)
+        data = _input(s.ChallengeDeclineInputSerializer, request.data)
+        challenge = lobby_services.challenge_decline(user=request.user, challenge_id=pk, reason=data["reason"])
+        return challenge_response(challenge, request)
 
 
 class ChallengeCancelApi(APIView):

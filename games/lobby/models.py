@@ -44,6 +44,21 @@ def time_limit_label(seconds: int | None) -> str:
     return dict(MOVE_TIME_LIMITS).get(seconds, f"{seconds} s")
 
 
+class DeclineReason(models.TextChoices):
+    """Why a challenge was declined, from a fixed list a bot can answer with."""
+
+    GENERIC = "generic", "Not accepting challenges now"
+    LATER = "later", "Not now, maybe later"
+    TOO_FAST = "too_fast", "Too fast a time control"
+    TOO_SLOW = "too_slow", "Too slow a time control"
+    TIME_CONTROL = "time_control", "Not this time control"
+    RATED = "rated", "Rather a rated game"
+    CASUAL = "casual", "Rather a casual game"
+    VARIANT = "variant", "Not this board"
+    NO_BOT = "no_bot", "No games against bots"
+    ONLY_BOT = "only_bot", "Only games against bots"
+
+
 class ChallengeQuerySet(models.QuerySet):
     def waiting(self) -> ChallengeQuerySet:
         return self.filter(status=ChallengeStatus.OPEN)
@@ -79,6 +94,9 @@ class Challenge(models.Model):
     rematch_of = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rematch_offers")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
+    decline_reason = models.CharField(
+        max_length=12, choices=DeclineReason, blank=True, default="", help_text="Why it was declined, if it was."
+    )
 
     objects = ChallengeQuerySet.as_manager()
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Q
+from django.utils import timezone
 
 from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus, PairingRequest
 from games.play.models import Game
@@ -18,6 +21,17 @@ def lobby_open_challenges(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
 def lobby_challenges_sent_by(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
     """``user``'s own challenges nobody has accepted yet, of every kind."""
     return list(Challenge.objects.waiting().filter(challenger=user).select_related("opponent")[:limit])
+
+
+#: How long a declined challenge stays on its challenger's lobby page.
+DECLINED_SHOWN_FOR = timedelta(days=1)
+
+
+def lobby_challenges_declined_lately(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
+    """``user``'s challenges declined within :data:`DECLINED_SHOWN_FOR`, with why, newest first."""
+    since = timezone.now() - DECLINED_SHOWN_FOR
+    declined = Challenge.objects.filter(challenger=user, status=ChallengeStatus.DECLINED, resolved_at__gte=since)
+    return list(declined.exclude(rematch_of__isnull=False).select_related("opponent").order_by("-resolved_at")[:limit])
 
 
 def lobby_challenges_sent_to(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
@@ -67,3 +81,9 @@ def pairing_latest(user) -> PairingRequest | None:
 def pairing_of(user, pk: int) -> PairingRequest:
     """``user``'s own request ``pk``; raises PairingRequest.DoesNotExist for anyone else's."""
     return PairingRequest.objects.select_related("game").get(pk=pk, player=user)
+
+
+def challenge_seen_by(user, pk: int) -> Challenge:
+    """A challenge ``user`` may see (one of :func:`challenges_for`), or
+    Challenge.DoesNotExist, as if there were none."""
+    return challenges_for(user).get(pk=pk)

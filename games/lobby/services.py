@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.engine import other_side
 from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer, require_choice
-from games.lobby.models import Challenge, ChallengeKind, ChallengeSide, ChallengeStatus
+from games.lobby.models import Challenge, ChallengeKind, ChallengeSide, ChallengeStatus, DeclineReason
 from games.play import clocks, live
 from games.play.clocks import TimeControl
 from games.play.models import Game, Status, Variant
@@ -76,10 +76,31 @@ def challenge_create(
             rematch_of=rematch_of,
         )
         if kind == ChallengeKind.OPEN:
-            live.publish_lobby("challenge_created", challenge=challenge.pk)
+            live.publish_lobby("challenge_created", challenge=challenge_told(challenge))
         if opponent is not None:
-            live.publish_user(opponent.pk, "challenge_received", challenge=challenge.pk)
+            live.publish_user(opponent.pk, "challenge_received", challenge=challenge_told(challenge))
     return challenge
+
+
+def challenge_told(challenge: Challenge) -> dict:
+    """A challenge as the lobby's socket tells it: what GET
+    /api/challenges/{id}/ answers, but the invite's secret."""
+    return {
+        "id": challenge.pk,
+        "kind": challenge.kind,
+        "status": challenge.status,
+        "variant": challenge.variant,
+        "challenger": challenge.challenger.username,
+        "opponent": challenge.opponent.username if challenge.opponent_id else None,
+        "side": challenge.challenger_side,
+        "time_control": challenge.time_control.key,
+        "takebacks_allowed": challenge.takebacks_allowed,
+        "game": challenge.game_id,
+        "rematch_of": challenge.rematch_of_id,
+        "decline_reason": challenge.decline_reason or None,
+        "created_at": challenge.created_at.isoformat(),
+        "resolved_at": challenge.resolved_at.isoformat() if challenge.resolved_at else None,
+    }
 
 
 def _locked_challenge(*, challenge_id=None, token=None) -> Challenge:
@@ -125,7 +146,7 @@ def challenge_accept(*, user, challenge_id: int | None = None, token: str | None
         live.publish_user(
             challenge.challenger_id,
             "challenge_accepted",
-            challenge=challenge.pk,
+            challenge=challenge_told(challenge),
             game=game.pk,
             url=game.get_absolute_url(),
         )
@@ -140,23 +161,26 @@ def _close_challenge(challenge: Challenge, status: str) -> Challenge:
     challenge.resolved_at = timezone.now()
     challenge.save(update_fields=["status", "resolved_at"])
     if challenge.kind == ChallengeKind.OPEN:
-        live.publish_lobby("challenge_closed", challenge=challenge.pk)
+        live.publish_lobby("challenge_closed", challenge=challenge_told(challenge))
     if challenge.rematch_of_id:
         live.publish_game(challenge.rematch_of, "rematch_" + status, changed=False)
     return challenge
 
 
-def challenge_decline(*, user, challenge_id: int) -> Challenge:
-    """The player a challenge was sent to says no."""
+def challenge_decline(*, user, challenge_id: int, reason: str = DeclineReason.GENERIC) -> Challenge:
+    """The player a challenge was sent to says no, with a reason from :class:`DeclineReason`."""
     _signed_in(user)
+    require_choice(reason, DeclineReason, "reason")
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id=challenge_id)
         if challenge.opponent_id != user.pk or challenge.kind == ChallengeKind.OPEN:
             raise NotAPlayer("only the player a challenge was sent to can decline it")
         if challenge.status != ChallengeStatus.OPEN:
             raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
+        challenge.decline_reason = reason
+        challenge.save(update_fields=["decline_reason"])
         _close_challenge(challenge, ChallengeStatus.DECLINED)
-        live.publish_user(challenge.challenger_id, "challenge_declined", challenge=challenge.pk)
+        live.publish_user(challenge.challenger_id, "challenge_declined", challenge=challenge_told(challenge))
     return challenge
 
 
@@ -171,7 +195,7 @@ def challenge_cancel(*, user, challenge_id: int) -> Challenge:
             raise ChallengeRefused(f"this challenge is {challenge.get_status_display().lower()} already")
         _close_challenge(challenge, ChallengeStatus.CANCELLED)
         if challenge.opponent_id:
-            live.publish_user(challenge.opponent_id, "challenge_cancelled", challenge=challenge.pk)
+            live.publish_user(challenge.opponent_id, "challenge_cancelled", challenge=challenge_told(challenge))
     return challenge
 
 

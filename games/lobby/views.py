@@ -8,6 +8,8 @@ changes, and takes the challenger to the game as soon as someone accepts.
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -20,7 +22,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.errors import GameError, InvalidInput, PairingRefused
 from games.lobby import pairing_services, selectors, services
 from games.lobby.forms import ChallengeForm, QuickGameForm
-from games.lobby.models import Challenge, ChallengeKind, ChallengeStatus, PairingRequest, PairingStatus
+from games.lobby.models import (
+    Challenge,
+    ChallengeKind,
+    ChallengeStatus,
+    DeclineReason,
+    PairingRequest,
+    PairingStatus,
+)
 from games.play import selectors as play_selectors
 from games.play.actions import game_action
 from games.play.models import Game
@@ -40,7 +49,9 @@ def _lobby_lists(user) -> dict:
         "challenges_for_you": selectors.lobby_challenges_sent_to(user),
         "open_challenges": selectors.lobby_open_challenges(user),
         "your_challenges": selectors.lobby_challenges_sent_by(user),
+        "declined_lately": selectors.lobby_challenges_declined_lately(user),
         "live_games": selectors.live_games_between_people(),
+        "decline_reasons": DeclineReason.choices,
     }
 
 
@@ -112,7 +123,10 @@ def challenge_accept(request, pk: int):
 @login_required
 @require_POST
 def challenge_decline(request, pk: int):
-    if _answered(request, services.challenge_decline, pk, "Could not decline"):
+    """Say no, with one of the reasons the challenger is told (the form's select)."""
+    reason = request.POST.get("reason") or DeclineReason.GENERIC
+    decline = partial(services.challenge_decline, reason=reason)
+    if _answered(request, decline, pk, "Could not decline"):
         messages.info(request, "Challenge declined.")
     return redirect("games:lobby")
 

@@ -19,6 +19,7 @@ CHALLENGE_KEYS = {
     "opponent",
     "side",
     "move_time_limit",
+    "decline_reason",
     "time_control",
     "takebacks_allowed",
     "token",
@@ -205,6 +206,41 @@ def test_the_opponent_declines_a_direct_challenge(as_bob, alice):
     assert response.status_code == 200
     assert (response.json()["status"], response.json()["game"]) == ("declined", None)
     assert response.json()["resolved_at"]
+
+
+def test_a_decline_says_why_and_the_challenger_reads_it(as_bob, as_alice, alice):
+    challenge = _offer(alice, kind="direct", opponent_username="bob")
+    response = as_bob.post(f"/api/challenges/{challenge.pk}/decline/", {"reason": "too_fast"}, format="json")
+
+    assert response.status_code == 200 and response.json()["decline_reason"] == "too_fast"
+    seen = as_alice.get(f"/api/challenges/{challenge.pk}/")
+    assert (seen.json()["status"], seen.json()["decline_reason"]) == ("declined", "too_fast")
+
+
+def test_a_reason_not_on_the_list_is_refused_and_the_challenge_still_waits(as_bob, alice):
+    challenge = _offer(alice, kind="direct", opponent_username="bob")
+    body = assert_error(
+        as_bob.post(f"/api/challenges/{challenge.pk}/decline/", {"reason": "rude"}, format="json"), 400, "invalid"
+    )
+
+    assert "reason" in body["fields"]
+    assert Challenge.objects.get(pk=challenge.pk).status == "open"
+
+
+def test_a_challenge_is_read_by_its_players_and_an_open_one_by_anyone(as_alice, as_bob, as_carol, alice):
+    direct = _offer(alice, kind="direct", opponent_username="bob")
+    open_one = _offer(alice, kind="open", variant="4x4")
+
+    for client in (as_alice, as_bob):
+        response = client.get(f"/api/challenges/{direct.pk}/")
+        assert response.status_code == 200 and set(response.json()) == CHALLENGE_KEYS
+        assert response.json()["opponent"] == "bob"
+    assert as_carol.get(f"/api/challenges/{open_one.pk}/").json()["variant"] == "4x4"
+    assert_error(as_carol.get(f"/api/challenges/{direct.pk}/"), 404, "not_found")
+    assert_error(as_carol.get("/api/challenges/999999/"), 404, "not_found")
+    # The invite's secret is the challenger's alone.
+    assert as_alice.get(f"/api/challenges/{direct.pk}/").json()["token"]
+    assert as_bob.get(f"/api/challenges/{direct.pk}/").json()["token"] is None
 
 
 def test_the_challenger_cancels_a_waiting_challenge(as_alice, alice):

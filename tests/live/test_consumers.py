@@ -156,12 +156,15 @@ async def test_the_lobby_hears_new_challenges_and_the_challenged_player_is_told(
     assert (await lobby.receive_json_from())["type"] == "ready"  # subscribed: the page counts it live
     challenge = await database_sync_to_async(lobby_services.challenge_create)(challenger=alice, kind="open")
     event = await lobby.receive_json_from()
-    assert (event["type"], event["challenge"]) == ("challenge_created", challenge.pk)
+    assert (event["type"], event["challenge"]["id"]) == ("challenge_created", challenge.pk)
+    assert event["challenge"]["challenger"] == "alice" and event["challenge"]["kind"] == "open"
     direct = await database_sync_to_async(lobby_services.challenge_create)(
         challenger=alice, kind="direct", opponent_username="carol"
     )
     event = await lobby.receive_json_from()
-    assert (event["type"], event["challenge"]) == ("challenge_received", direct.pk)
+    # The whole challenge: a bot answers it without asking for it first.
+    assert (event["type"], event["challenge"]["id"]) == ("challenge_received", direct.pk)
+    assert event["challenge"]["opponent"] == "carol" and event["challenge"]["time_control"] == "none"
     await lobby.disconnect()
 
 

@@ -314,6 +314,28 @@ def test_declining_a_challenge_sent_to_you(client, user, bob):
     assert "Could not decline: this challenge is declined already." in messages_shown(again)
 
 
+def test_a_decline_picks_a_reason_and_the_challenger_reads_it_in_the_lobby(client, user, bob):
+    challenge = services.challenge_create(challenger=user, kind="direct", opponent_username="bob")
+    _client(client, bob)
+    page = client.get(reverse("games:lobby"))
+    assert '<option value="later">Not now, maybe later</option>' in page.content.decode()
+    client.post(reverse("games:challenge_decline", args=[challenge.pk]), {"reason": "later"})
+
+    response = _client(client, user).get(reverse("games:lobby"))
+    assert "bob declined: Not now, maybe later" in visible_text(response)
+
+
+def test_a_reason_not_on_the_list_declines_nothing(client, user, bob):
+    challenge = services.challenge_create(challenger=bob, kind="direct", opponent_username="alice")
+    response = _client(client, user).post(
+        reverse("games:challenge_decline", args=[challenge.pk]), {"reason": "rude"}, follow=True
+    )
+
+    assert "Could not decline: reason" in messages_shown(response)
+    challenge.refresh_from_db()
+    assert challenge.status == "open"
+
+
 def test_only_the_challenger_cancels(client, user, bob):
     challenge = services.challenge_create(challenger=bob)
     response = _client(client, user).post(reverse("games:challenge_cancel", args=[challenge.pk]), follow=True)
