@@ -399,6 +399,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "tttsite API",
     "DESCRIPTION": (
         "Tic-tac-toe against a minimax AI and against other people.\n\n"
+        "**Writing a bot?** [Check your own minimax](/learn/bots/): the reference client, the exam "
+        "that grades it against perfect play, and live games over the sockets.\n\n"
         "**Authentication**: `Authorization: Token <token>` (POST /api/auth/token/), or the site's "
         "session with its CSRF token. Anonymous clients may call only: {anonymous}.\n\n"
         '**Errors** have one body: `{"code", "message"}`, plus `fields` for invalid input and '

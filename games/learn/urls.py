@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.learn import analysis, depth_limited, hub, mistakes, puzzles, tree
+from games.learn import analysis, bots, depth_limited, hub, mistakes, puzzles, tree
 
 urlpatterns: list = [
     # Where learning starts: one card per way in.
@@ -21,6 +21,9 @@ urlpatterns: list = [
     # Depth-limited, with an evaluation function, beside the exact answer (4x4 and 5x5).
     path("learn/tree/depth/", depth_limited.depth_limited, name="tree_depth"),
     path("learn/tree/download/<str:kind>/", tree.tree_download, name="tree_download"),
+    # Check your own minimax: docs/bots.md, and the reference client's files.
+    path("learn/bots/", bots.bots, name="bots"),
+    path("learn/bots/<str:name>", bots.client_file, name="bot_client_file"),
     # The tree to print: empty value boxes, and the answer key on a second page.
     path("learn/tree/worksheet/", tree.tree_worksheet, name="tree_worksheet"),
 ]

@@ -185,6 +185,8 @@ PAST_THE_CHECK = {
     "tree_download": 405,
     "tree_depth": 405,
     "tree_worksheet": 405,
+    "bots": 405,
+    "bot_client_file": 405,
 }
 
 

@@ -97,6 +97,7 @@ def things(user, bob):
         "username": user.username,
         "variant": "3x3",
         "kind": "json",  # a tree's download
+        "name": "tttbot.py",  # a file of the reference bot client
     }
 
 
