@@ -62,6 +62,7 @@ ERROR_CODES = [
     ("invalid_kind", "An unknown kind of challenge."),
     ("invalid_board", "An unknown board."),
     ("invalid_time_control", "A time control that is not offered."),
+    ("invalid_reason", "A reason to decline that is not on the list."),
     ("invalid_time_limit", "A time per move that is not offered."),
     ("unknown_player", "No player has this username."),
     ("self_challenge", "You cannot challenge yourself."),
