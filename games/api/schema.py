@@ -179,7 +179,8 @@ def _component(document, ref: str) -> dict:
 def tidy(result, generator, request, public):
     """What drf-spectacular leaves loose, made strict for linters and generated clients:
     a summary on every operation; a type beside every ``nullable``; no blank ``""``
-    in a query's enum (absent means "any"); readable enum value names."""
+    in a query's enum (absent means "any"); readable enum value names; no unknown
+    fields in a request body."""
     schemas = result["components"]["schemas"]
     for methods in result["paths"].values():
         for operation in methods.values():
@@ -207,8 +208,19 @@ def tidy(result, generator, request, public):
         if isinstance(values, list) and values and "x-enum-varnames" not in schema and None not in values:
             if not all(isinstance(v, str) and re.fullmatch(r"[A-Za-z]\w*", v) for v in values):
                 schema["x-enum-varnames"] = [_varname(v) for v in values]
+    _refuse_unknown_fields(result)
     _describe_anonymous_operations(result)
     return result
+
+
+def _refuse_unknown_fields(result) -> None:
+    """Request bodies take only the fields they list (serializers.InputSerializer): say so."""
+    for methods in result["paths"].values():
+        for operation in methods.values():
+            for content in operation.get("requestBody", {}).get("content", {}).values():
+                ref = content.get("schema", {}).get("$ref")
+                if ref:
+                    _component(result, ref)["additionalProperties"] = False
 
 
 def _anonymous(operation) -> bool:
