@@ -34,7 +34,7 @@ ERROR_CODES = [
     ("illegal_move", "A move the rules forbid."),
     ("occupied", "The cell is taken."),
     ("not_your_turn", "It is the other side's turn."),
-    ("stale_ply", "The game has moved on since the ply you sent."),
+    ("stale_ply", "The ply you sent is not the game's: it has moved on, or is not that far on."),
     ("game_over", "The game is over."),
     ("out_of_time", "Your time ran out."),
     ("no_move_owed", "The AI owes no move in this game."),
