@@ -26,8 +26,16 @@ RETRY_AFTER = OpenApiParameter(
     description="Seconds to wait before asking again.",
 )
 
-INVALID = error("Invalid input: `code` is `invalid` (with `fields`) or says what was wrong.")
-MALFORMED_OR_INVALID = error("Malformed JSON (`malformed_json`) or invalid input (`invalid`, with `fields`).")
+CHOICES = (
+    "`invalid`, with `fields` (an unknown field among them), or, when the one thing wrong is a value "
+    "not among a field's choices, that field's code (`invalid_variant`, `invalid_level`, ...)"
+)
+INVALID = error(f"Invalid input: {CHOICES}.")
+MALFORMED_OR_INVALID = error(f"Malformed JSON (`malformed_json`) or invalid input: {CHOICES}.")
+SIGN_IN_REFUSED = error(
+    f"Malformed JSON (`malformed_json`), invalid input ({CHOICES}), or no such account or the wrong "
+    "password (`invalid_credentials`)."
+)
 UNAUTHENTICATED = error("Not signed in (`not_authenticated`), or a bad token (`authentication_failed`).")
 FORBIDDEN = error(
     "Not allowed: `not_a_player` (of this game or challenge), `needs_invite_link`, or `csrf_failed` "
