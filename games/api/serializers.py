@@ -261,6 +261,13 @@ class GameCreateInputSerializer(InputSerializer):
     start_mode = serializers.ChoiceField(
         choices=StartMode.choices, default=StartMode.MINIMAX, help_text="How the AI opens when it plays X."
     )
+    seed = WholeNumberField(
+        min_value=0,
+        max_value=2**31 - 1,
+        required=False,
+        help_text="Makes the AI's choices among equal moves repeatable: the same seed and the same moves "
+        "get the same replies. Absent: a random seed.",
+    )
 
 
 class QueryFilterSerializer(InputSerializer):

@@ -132,6 +132,7 @@ class GamesApi(APIView):
             side=data["side"],
             level=data["level"],
             start_mode=data["start_mode"],
+            seed=data.get("seed"),
         )
         return game_response(game, request, status.HTTP_201_CREATED)
 
