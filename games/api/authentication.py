@@ -17,6 +17,16 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     model = ApiToken
 
+    def authenticate(self, request):
+        words = authentication.get_authorization_header(request).split()
+        if words and words[0].lower() == b"bearer":
+            # DRF would ignore the header and answer "credentials were not provided".
+            raise exceptions.AuthenticationFailed(
+                f'This API takes "Authorization: {self.keyword} <token>", not Bearer: '
+                f'send the same token after "{self.keyword}".'
+            )
+        return super().authenticate(request)
+
     def authenticate_credentials(self, key):
         token = account_selectors.api_token_for_key(key)
         if token is None:

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from games.api.fields import StringField
 from games.api.responses import player_of
 from games.api.schema import answers, error, operation
+from games.api.serializers import InputSerializer
 from games.play import chat_selectors, chat_services, selectors
 from games.play.chat_models import MESSAGE_MAX_LENGTH
 from games.play.chat_services import RATE_LIMIT_MESSAGES, RATE_LIMIT_WINDOW
@@ -50,7 +51,7 @@ class ChatSerializer(serializers.Serializer):
     )
 
 
-class ChatMessageInputSerializer(serializers.Serializer):
+class ChatMessageInputSerializer(InputSerializer):
     text = StringField(
         allow_blank=True,
         help_text=f"1 to {MESSAGE_MAX_LENGTH} characters once the spaces around it are stripped; "

@@ -1,12 +1,12 @@
 """Every ``code`` an API error body can carry, with what it means: the enumeration
-of ``Error.code`` in the schema. tests/api/test_schema.py finds the codes in the
-source and checks that this list names each one, and names no other."""
+of ``Error.code`` in the schema. tests/api/test_error_codes.py finds the codes in the
+source and checks that this list names each one the API sends, and names no other."""
 
 from __future__ import annotations
 
 ERROR_CODES = [
     # Input and HTTP (DRF, the exception handler, the middleware).
-    ("invalid", "Invalid input: `fields` says which and why."),
+    ("invalid", "Invalid input, unknown fields among it: `fields` says which and why."),
     ("malformed_json", "The body is not well-formed JSON."),
     ("unsupported_media_type", "The body is not JSON."),
     ("request_too_large", "The body is over the site's limit; it was not read."),
@@ -25,7 +25,7 @@ ERROR_CODES = [
     # Games and moves.
     ("invalid_cell", "A cell off this board."),
     ("invalid_ply", "A ply that is not a whole number of moves."),
-    ("invalid_variant", "An unknown board."),
+    ("invalid_variant", "An unknown board (the one thing wrong; `fields` says more)."),
     ("invalid_level", "An unknown AI level."),
     ("invalid_side", "An unknown side."),
     ("invalid_start_mode", "An unknown opening for the AI."),
@@ -34,7 +34,7 @@ ERROR_CODES = [
     ("illegal_move", "A move the rules forbid."),
     ("occupied", "The cell is taken."),
     ("not_your_turn", "It is the other side's turn."),
-    ("stale_ply", "The game has moved on since the ply you sent."),
+    ("stale_ply", "The ply you sent is not the game's: it has moved on, or is not that far on."),
     ("game_over", "The game is over."),
     ("out_of_time", "Your time ran out."),
     ("no_move_owed", "The AI owes no move in this game."),

@@ -95,7 +95,33 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+# A value not among a field's choices, and nothing else wrong: the word for that field.
+CHOICE_CODES = {
+    "variant": "invalid_variant",
+    "board": "invalid_board",
+    "level": "invalid_level",
+    "side": "invalid_side",
+    "start_mode": "invalid_start_mode",
+    "kind": "invalid_kind",
+    "reason": "invalid_reason",
+    "time_control": "invalid_time_control",
+    "move_time_limit": "invalid_time_limit",
+}
+
+
+def _code_of(detail) -> str:
+    """``invalid``, or ``invalid_variant`` and the like when the one thing wrong is
+    a value of that field not among its choices (a bot can test for it)."""
+    if isinstance(detail, dict) and len(detail) == 1:
+        ((name, errors),) = detail.items()
+        errors = errors if isinstance(errors, list) else [errors]
+        if name in CHOICE_CODES and errors and all(getattr(e, "code", None) == "invalid_choice" for e in errors):
+            return CHOICE_CODES[name]
+    return CODES[exceptions.ValidationError]
+
+
 def _validation_body(detail) -> dict:
+    code = _code_of(detail)
     if isinstance(detail, dict):
         fields = {name: _messages(value) for name, value in detail.items()}
         general = fields.pop(api_settings.NON_FIELD_ERRORS_KEY, [])
@@ -108,7 +134,7 @@ def _validation_body(detail) -> dict:
         message = f"{name}: {messages[0]}" if messages else "The input is not valid."
     else:
         message = "The input is not valid."
-    body = {"code": CODES[exceptions.ValidationError], "message": message}
+    body = {"code": code, "message": message}
     if fields:
         body["fields"] = fields
     return body

@@ -4,14 +4,13 @@ answering with the game as it now stands; a refusal is a 409 with the game
 
 from __future__ import annotations
 
-from rest_framework import serializers
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
 from games.api.responses import game_response, player_of
 from games.api.schema import answers, operation
-from games.api.serializers import GameSerializer
+from games.api.serializers import GameSerializer, InputSerializer
 from games.play import offers
 from games.serving.action_limits import ActionThrottle
 
@@ -19,7 +18,7 @@ from games.serving.action_limits import ActionThrottle
 OFFER_THROTTLES = [*api_settings.DEFAULT_THROTTLE_CLASSES, ActionThrottle.for_action("offer")]
 
 
-class TakebackAnswerInputSerializer(serializers.Serializer):
+class TakebackAnswerInputSerializer(InputSerializer):
     ply = WholeNumberField(
         min_value=0,
         max_value=MAX_CELL + 1,

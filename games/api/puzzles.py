@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
 from games.api.schema import ENGINE_WORKING, answers, operation
-from games.api.serializers import EvaluationSerializer, QueryFilterSerializer
+from games.api.serializers import EvaluationSerializer, InputSerializer, QueryFilterSerializer
 from games.learn import puzzle_selectors, solving
 from games.learn.models import Puzzle, Theme
 from games.play.models import Side, Variant
@@ -73,7 +73,7 @@ class PuzzleFilterSerializer(QueryFilterSerializer):
     theme = serializers.ChoiceField(choices=Theme.choices, required=False, help_text="One theme; absent: every theme.")
 
 
-class AttemptInputSerializer(serializers.Serializer):
+class AttemptInputSerializer(InputSerializer):
     played = serializers.ListField(
         child=WholeNumberField(min_value=0, max_value=MAX_CELL),
         allow_empty=True,

@@ -26,8 +26,16 @@ RETRY_AFTER = OpenApiParameter(
     description="Seconds to wait before asking again.",
 )
 
-INVALID = error("Invalid input: `code` is `invalid` (with `fields`) or says what was wrong.")
-MALFORMED_OR_INVALID = error("Malformed JSON (`malformed_json`) or invalid input (`invalid`, with `fields`).")
+CHOICES = (
+    "`invalid`, with `fields` (an unknown field among them), or, when the one thing wrong is a value "
+    "not among a field's choices, that field's code (`invalid_variant`, `invalid_level`, ...)"
+)
+INVALID = error(f"Invalid input: {CHOICES}.")
+MALFORMED_OR_INVALID = error(f"Malformed JSON (`malformed_json`) or invalid input: {CHOICES}.")
+SIGN_IN_REFUSED = error(
+    f"Malformed JSON (`malformed_json`), invalid input ({CHOICES}), or no such account or the wrong "
+    "password (`invalid_credentials`)."
+)
 UNAUTHENTICATED = error("Not signed in (`not_authenticated`), or a bad token (`authentication_failed`).")
 FORBIDDEN = error(
     "Not allowed: `not_a_player` (of this game or challenge), `needs_invite_link`, or `csrf_failed` "
@@ -179,7 +187,8 @@ def _component(document, ref: str) -> dict:
 def tidy(result, generator, request, public):
     """What drf-spectacular leaves loose, made strict for linters and generated clients:
     a summary on every operation; a type beside every ``nullable``; no blank ``""``
-    in a query's enum (absent means "any"); readable enum value names."""
+    in a query's enum (absent means "any"); readable enum value names; no unknown
+    fields in a request body."""
     schemas = result["components"]["schemas"]
     for methods in result["paths"].values():
         for operation in methods.values():
@@ -207,8 +216,19 @@ def tidy(result, generator, request, public):
         if isinstance(values, list) and values and "x-enum-varnames" not in schema and None not in values:
             if not all(isinstance(v, str) and re.fullmatch(r"[A-Za-z]\w*", v) for v in values):
                 schema["x-enum-varnames"] = [_varname(v) for v in values]
+    _refuse_unknown_fields(result)
     _describe_anonymous_operations(result)
     return result
+
+
+def _refuse_unknown_fields(result) -> None:
+    """Request bodies take only the fields they list (serializers.InputSerializer): say so."""
+    for methods in result["paths"].values():
+        for operation in methods.values():
+            for content in operation.get("requestBody", {}).get("content", {}).values():
+                ref = content.get("schema", {}).get("$ref")
+                if ref:
+                    _component(result, ref)["additionalProperties"] = False
 
 
 def _anonymous(operation) -> bool:

@@ -8,6 +8,8 @@ legal is for the services to say.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -34,6 +36,44 @@ from games.lobby.pairing_services import rating_range
 from games.play.clocks import MAX_INCREMENT, MAX_MINUTES, PRESETS
 from games.play.models import Level, Result, Side, StartMode, Status, Termination, Variant, levels_described
 from games.play.selectors import RESULT_FILTERS
+
+# --------------------------------------------------------------------------
+# Input: every serializer that reads a body or a query string is one of these.
+
+UNKNOWN_FIELD = "Unknown field. This operation takes: {known}."
+
+
+class InputSerializer(serializers.Serializer):
+    """Input that names only the fields the operation takes.
+
+    DRF drops names it does not know, so a misspelt ``varient`` would start a
+    default game; here any name not declared is a 400 (``invalid``) with a
+    message under that name in ``fields``, alongside any other field errors.
+    ``passed_through`` names parameters other code reads (``page``).
+    """
+
+    passed_through: tuple[str, ...] = ()
+
+    def to_internal_value(self, data):
+        unknown = self.unknown_fields(data)
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if unknown and isinstance(exc.detail, dict):
+                raise serializers.ValidationError({**unknown, **exc.detail}) from exc
+            raise
+        if unknown:
+            raise serializers.ValidationError(unknown)
+        return value
+
+    def unknown_fields(self, data) -> dict[str, list[str]]:
+        if not isinstance(data, Mapping):
+            return {}  # DRF answers "Expected a dictionary"
+        known = [name for name, field in self.fields.items() if not field.read_only]
+        allowed = {*known, *self.passed_through}
+        message = UNKNOWN_FIELD.format(known=", ".join(known) or "no fields")
+        return {name: [message] for name in data if name not in allowed}
+
 
 # --------------------------------------------------------------------------
 # Errors (for the schema: the exception handler writes these bodies).
@@ -67,7 +107,7 @@ class ErrorSerializer(serializers.Serializer):
 # Accounts.
 
 
-class TokenInputSerializer(serializers.Serializer):
+class TokenInputSerializer(InputSerializer):
     username = StringField()
     password = StringField(style={"input_type": "password"}, write_only=True)
 
@@ -203,7 +243,7 @@ class GameRefusalSerializer(serializers.Serializer):
         return _error_fields(game=GameSerializer(help_text="The game as it stands: play on from here."))
 
 
-class GameCreateInputSerializer(serializers.Serializer):
+class GameCreateInputSerializer(InputSerializer):
     opponent = serializers.ChoiceField(
         choices=["ai"],
         default="ai",
@@ -221,11 +261,21 @@ class GameCreateInputSerializer(serializers.Serializer):
     start_mode = serializers.ChoiceField(
         choices=StartMode.choices, default=StartMode.MINIMAX, help_text="How the AI opens when it plays X."
     )
+    seed = WholeNumberField(
+        min_value=0,
+        max_value=2**31 - 1,
+        required=False,
+        help_text="Makes the AI's choices among equal moves repeatable: the same seed and the same moves "
+        "get the same replies. Absent: a random seed.",
+    )
 
 
-class QueryFilterSerializer(serializers.Serializer):
+class QueryFilterSerializer(InputSerializer):
     """Filters in the query string. DRF reads an empty ``?variant=`` as absent (as forms
-    send it); here it is a 400, for the schema lists no "" (leave a filter out for any)."""
+    send it); here it is a 400, for the schema lists no "" (leave a filter out for any).
+    An unknown parameter is a 400 too; ``page`` is the paginator's."""
+
+    passed_through = ("page",)
 
     def validate(self, attrs):
         blank = [name for name in self.fields if self.initial_data.get(name) == ""]
@@ -245,7 +295,7 @@ class GameFilterSerializer(QueryFilterSerializer):
     level = serializers.ChoiceField(choices=Level.choices, required=False, help_text="The AI's level.")
 
 
-class MoveInputSerializer(serializers.Serializer):
+class MoveInputSerializer(InputSerializer):
     cell = WholeNumberField(min_value=0, max_value=MAX_CELL, help_text="0 is the top left, row by row.")
     ply = WholeNumberField(min_value=0, max_value=MAX_CELL + 1, help_text="How many moves you believe have been made.")
 
@@ -257,7 +307,13 @@ class MoveInputSerializer(serializers.Serializer):
         (the API's busiest request); anything else it judges, and refuses."""
         if type(data) is dict:
             cell, ply, fields = data.get("cell"), data.get("ply"), cls._declared_fields
-            if type(cell) is int and type(ply) is int and _in(fields["cell"], cell) and _in(fields["ply"], ply):
+            if (
+                len(data) == 2
+                and type(cell) is int
+                and type(ply) is int
+                and _in(fields["cell"], cell)
+                and _in(fields["ply"], ply)
+            ):
                 return {"cell": cell, "ply": ply}
         serializer = cls(data=data)
         serializer.is_valid(raise_exception=True)
@@ -308,7 +364,7 @@ class ChallengeSerializer(serializers.Serializer):
         return None
 
 
-class ChallengeCreateInputSerializer(serializers.Serializer):
+class ChallengeCreateInputSerializer(InputSerializer):
     kind = serializers.ChoiceField(choices=ChallengeKind.choices, default=ChallengeKind.OPEN)
     variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.THREE)
     side = serializers.ChoiceField(
@@ -343,11 +399,11 @@ class ChallengeCreateInputSerializer(serializers.Serializer):
         return attrs
 
 
-class ChallengeTokenInputSerializer(serializers.Serializer):
+class ChallengeTokenInputSerializer(InputSerializer):
     token = StringField(max_length=64, help_text="The secret of an invite link.")
 
 
-class ChallengeDeclineInputSerializer(serializers.Serializer):
+class ChallengeDeclineInputSerializer(InputSerializer):
     reason = serializers.ChoiceField(
         choices=DeclineReason.choices,
         default=DeclineReason.GENERIC,
@@ -361,7 +417,7 @@ class ChallengeDeclineInputSerializer(serializers.Serializer):
 # Quick pairing.
 
 
-class PairingInputSerializer(serializers.Serializer):
+class PairingInputSerializer(InputSerializer):
     board = serializers.ChoiceField(choices=Variant.choices)
     time_control = serializers.ChoiceField(
         choices=[(control.key, control.label) for control in PRESETS],
@@ -454,7 +510,7 @@ class SearchStatsSerializer(serializers.Serializer):
     )
 
 
-class AnalyseInputSerializer(serializers.Serializer):
+class AnalyseInputSerializer(InputSerializer):
     board = PositionField(help_text='A position, row by row: 9, 16 or 25 of "X", "O" and ".".')
 
     def validate_board(self, value) -> engine.Board:

@@ -24,6 +24,7 @@ from games.api.schema import (
     ENGINE_WORKING,
     PAIRING_REFUSED,
     REVIEW_PENDING,
+    SIGN_IN_REFUSED,
     THROTTLED_OR_LOCKED_OUT,
     answers,
     answers_to_a_challenge_action,
@@ -74,7 +75,11 @@ class TokenCreateApi(APIView):
         operation_id="auth_token_create",
         tags=["auth"],
         request=s.TokenInputSerializer,
-        responses={**answers({200: s.TokenSerializer}, 400, body=True), 429: THROTTLED_OR_LOCKED_OUT},
+        responses={
+            **answers({200: s.TokenSerializer}, 400, body=True),
+            400: SIGN_IN_REFUSED,
+            429: THROTTLED_OR_LOCKED_OUT,
+        },
     )
     def post(self, request):
         data = _input(s.TokenInputSerializer, request.data)
@@ -127,6 +132,7 @@ class GamesApi(APIView):
             side=data["side"],
             level=data["level"],
             start_mode=data["start_mode"],
+            seed=data.get("seed"),
         )
         return game_response(game, request, status.HTTP_201_CREATED)
 

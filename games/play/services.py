@@ -325,9 +325,18 @@ def _is_repeat(game: Game, side: str, cell: int, ply: int) -> bool:
         stored = game.moves.filter(ply=ply).first()
         if stored and stored.cell == cell and stored.mark == side:
             return True
-    raise MoveRefused(
-        f"the game has moved on: {game.move_count} moves have been made, not {ply}", code="stale_ply", game=game
-    )
+    raise MoveRefused(_stale_ply_message(game.move_count, ply), code="stale_ply", game=game)
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def _stale_ply_message(move_count: int, ply: int) -> str:
+    """Why a ply other than the game's is refused: the game moved on, or is not there yet."""
+    if ply < move_count:
+        return f"the game has moved on: {_moves(move_count)} made, and you sent ply {ply}"
+    return f"the game is not that far on: {_moves(move_count)} made, and you sent ply {ply}; send ply {move_count}"
 
 
 def _store_move(game: Game, side: str, cell: int) -> None:

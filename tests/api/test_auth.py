@@ -4,6 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.accounts.models import ApiToken, token_digest
+from games.accounts.services import api_token_create
 from games.play.models import Game
 from tests.api.conftest import assert_error, client_for
 
@@ -119,3 +120,11 @@ def test_the_token_endpoint_ignores_the_session_and_its_csrf_check(session, alic
     response = session.post(TOKEN_URL, {"username": "alice", "password": password}, format="json")
     assert response.status_code == 200
     assert ApiToken.objects.get(user=alice).digest == token_digest(response.json()["token"])
+
+
+def test_a_bearer_token_is_answered_with_the_scheme_this_api_takes(alice):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=alice)}")
+    body = assert_error(client.get("/api/games/"), 401, "authentication_failed")
+    assert "Authorization: Token <token>" in body["message"] and "not Bearer" in body["message"]
+    assert "not provided" not in body["message"]

@@ -89,15 +89,15 @@ def test_an_invite_link_gives_its_token_to_the_challenger_only(as_alice, as_bob,
         ({"kind": "direct", "opponent": ""}, 400, "invalid", "opponent"),
         ({"kind": "direct", "opponent": "nobody"}, 400, "unknown_player", None),
         ({"kind": "direct", "opponent": "alice"}, 400, "self_challenge", None),
-        ({"kind": "open", "move_time_limit": 45}, 400, "invalid", "move_time_limit"),
+        ({"kind": "open", "move_time_limit": 45}, 400, "invalid_time_limit", "move_time_limit"),
         ({"time_control": "blitz"}, 400, "invalid_time_control", None),
         ({"time_control": "3+99"}, 400, "invalid_time_control", None),
         ({"time_control": "2d"}, 400, "invalid_time_control", None),
         ({"time_control": 3}, 400, "invalid", "time_control"),
         ({"time_control": "3+2", "move_time_limit": 60}, 400, "invalid_time_control", None),  # not both
-        ({"kind": "public"}, 400, "invalid", "kind"),
-        ({"variant": "7x7"}, 400, "invalid", "variant"),
-        ({"side": "random!"}, 400, "invalid", "side"),
+        ({"kind": "public"}, 400, "invalid_kind", "kind"),
+        ({"variant": "7x7"}, 400, "invalid_variant", "variant"),
+        ({"side": "random!"}, 400, "invalid_side", "side"),
     ],
 )
 def test_a_bad_challenge_is_refused_and_nothing_is_stored(as_alice, bob, data, status, code, field):
@@ -220,7 +220,9 @@ def test_a_decline_says_why_and_the_challenger_reads_it(as_bob, as_alice, alice)
 def test_a_reason_not_on_the_list_is_refused_and_the_challenge_still_waits(as_bob, alice):
     challenge = _offer(alice, kind="direct", opponent_username="bob")
     body = assert_error(
-        as_bob.post(f"/api/challenges/{challenge.pk}/decline/", {"reason": "rude"}, format="json"), 400, "invalid"
+        as_bob.post(f"/api/challenges/{challenge.pk}/decline/", {"reason": "rude"}, format="json"),
+        400,
+        "invalid_reason",
     )
 
     assert "reason" in body["fields"]

@@ -74,7 +74,10 @@ def test_error_code_lists_every_code_the_server_sends_and_no_other(schema):
     assert listed - sent - _drf_codes() == set(), "codes the schema lists that nothing sends"
     code = schema["components"]["schemas"]["Error"]["properties"]["code"]
     assert code["allOf"] == [{"$ref": "#/components/schemas/ErrorCodeEnum"}]
-    assert "* `stale_ply` - The game has moved on since the ply you sent." in code["description"]
+    assert (
+        "* `stale_ply` - The ply you sent is not the game's: it has moved on, or is not that far on."
+        in code["description"]
+    )
 
 
 def test_every_operation_has_a_summary(schema):

@@ -110,8 +110,9 @@ def test_a_game_against_a_person_starts_from_a_challenge(as_alice):
     ],
 )
 def test_bad_settings_are_refused_and_start_nothing(as_alice, data, field):
+    """A value not among a setting's choices has the setting's own code: invalid_level, ..."""
     before = stored()
-    body = assert_error(as_alice.post("/api/games/", data), 400, "invalid")
+    body = assert_error(as_alice.post("/api/games/", data), 400, f"invalid_{field}")
     assert list(body["fields"]) == [field]
     assert stored() == before
 
@@ -176,7 +177,9 @@ def test_the_list_filters_like_the_history_page(as_alice, history, query, expect
 
 @pytest.mark.parametrize("query", ["result=victory", "opponent=robot", "variant=9x9", "level=godlike"])
 def test_an_unknown_filter_value_is_a_400_naming_the_filter(as_alice, query):
-    body = assert_error(as_alice.get(f"/api/games/?{query}"), 400, "invalid")
+    name = query.split("=")[0]
+    code = f"invalid_{name}" if name in ("variant", "level") else "invalid"
+    body = assert_error(as_alice.get(f"/api/games/?{query}"), 400, code)
     assert list(body["fields"]) == [query.split("=")[0]]
 
 

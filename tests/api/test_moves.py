@@ -136,10 +136,19 @@ def test_a_stale_ply_is_refused_with_the_current_game(as_alice, ai_game):
     as_alice.post(_move_url(ai_game), {"cell": 4, "ply": 0})
     body = _refused(as_alice, ai_game, {"cell": 0, "ply": 0}, "stale_ply")
     assert body["game"]["ply"] == 2
+    assert body["message"] == "The game has moved on: 2 moves made, and you sent ply 0."
 
 
 def test_a_ply_from_the_future_is_refused(as_alice, ai_game):
-    _refused(as_alice, ai_game, {"cell": 0, "ply": 5}, "stale_ply")
+    body = _refused(as_alice, ai_game, {"cell": 0, "ply": 1}, "stale_ply")
+    assert body["message"] == "The game is not that far on: 0 moves made, and you sent ply 1; send ply 0."
+    assert "moved on" not in body["message"]
+
+
+def test_one_move_is_counted_in_the_singular(as_bob, as_alice, human_game):
+    as_alice.post(_move_url(human_game), {"cell": 4, "ply": 0})
+    body = _refused(as_bob, human_game, {"cell": 0, "ply": 3}, "stale_ply")
+    assert body["message"].startswith("The game is not that far on: 1 move made,")
 
 
 def test_the_opponent_cannot_move_out_of_turn(as_bob, human_game):

@@ -101,18 +101,18 @@ def test_asking_for_another_game_while_waiting_is_a_conflict(as_alice):
 
 
 @pytest.mark.parametrize(
-    "data, field",
+    "data, field, code",
     [
-        ({"board": "9x9", "time_control": "3+2"}, "board"),
-        ({"board": "3x3", "time_control": "2+1"}, "time_control"),
-        ({"board": "3x3", "time_control": "30s"}, "time_control"),
-        ({"board": "3x3"}, "time_control"),
-        ({"time_control": "3+2"}, "board"),
+        ({"board": "9x9", "time_control": "3+2"}, "board", "invalid_board"),
+        ({"board": "3x3", "time_control": "2+1"}, "time_control", "invalid_time_control"),
+        ({"board": "3x3", "time_control": "30s"}, "time_control", "invalid_time_control"),
+        ({"board": "3x3"}, "time_control", "invalid"),  # missing, not a bad choice
+        ({"time_control": "3+2"}, "board", "invalid"),
     ],
 )
-def test_a_bad_board_or_time_control_is_refused_and_nothing_is_stored(as_alice, data, field):
+def test_a_bad_board_or_time_control_is_refused_and_nothing_is_stored(as_alice, data, field, code):
     before = stored()
-    body = assert_error(as_alice.post("/api/pairing/", data), 400, "invalid")
+    body = assert_error(as_alice.post("/api/pairing/", data), 400, code)
     assert list(body["fields"]) == [field]
     assert stored() == before and not PairingRequest.objects.exists()
 

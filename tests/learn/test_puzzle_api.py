@@ -54,7 +54,7 @@ def test_every_board_3x3_first(anon, puzzles):
 
 
 def test_an_unknown_board_is_a_400(anon):
-    body = assert_error(anon.get("/api/puzzles/", {"variant": "6x6"}), 400, "invalid")
+    body = assert_error(anon.get("/api/puzzles/", {"variant": "6x6"}), 400, "invalid_variant")
 
     assert list(body["fields"]) == ["variant"]
 
