@@ -21,6 +21,7 @@ CHALLENGE_KEYS = {
     "move_time_limit",
     "time_control",
     "takebacks_allowed",
+    "rated",
     "token",
     "game",
     "rematch_of",
