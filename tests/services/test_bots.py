@@ -118,3 +118,18 @@ def test_a_bots_profile_shows_the_badge_and_a_challenge_form(people, client):
     assert response.status_code == 302
     html = client.get(reverse("games:profile", args=["ann"])).content.decode()
     assert ">BOT</abbr>" not in html
+
+
+def test_the_bots_leaderboard_lists_rated_games_between_bots_in_a_few_queries(
+    people, client, django_assert_max_num_queries
+):
+    ann, ben, cat = people
+    for user in (ben, cat):
+        accounts_services.account_become_bot(user=user)
+    game = _play_out(_game(ben, cat))
+    assert game.rated and _ratings(ben, cat) == [1220, 1180]
+    _play_out(_game(cat, ben))
+    with django_assert_max_num_queries(4):
+        html = client.get(reverse("games:leaderboard") + "?bots=1").content.decode()
+    assert html.count(">BOT</abbr>") == 2 and "/players/ann/" not in html
+    assert "/players/ben/" not in client.get(reverse("games:leaderboard")).content.decode()
