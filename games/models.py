@@ -9,12 +9,13 @@ from games.accounts.models import ApiToken
 from games.learn.models import Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
-from games.play.models import Game, Move
+from games.play.models import Bot, Game, Move
 from games.play.review_models import GameReview
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
 
 __all__ = [
     "ApiToken",
+    "Bot",
     "Challenge",
     "ChatMessage",
     "ChatMute",

@@ -437,6 +437,7 @@ SPECTACULAR_SETTINGS = {
     "SERVERS": [{"url": "/", "description": "The site that serves this document."}],
     "TAGS": [
         {"name": "auth", "description": "API tokens."},
+        {"name": "bots", "description": "Bot accounts: programs that play on the site, shown BOT."},
         {"name": "games", "description": "Games against the AI and between people: moves, offers, reviews."},
         {"name": "chat", "description": "The chat of a game between people."},
         {"name": "challenges", "description": "Open, direct and invite-link challenges."},

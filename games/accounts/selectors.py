@@ -8,7 +8,7 @@ from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
 from games.accounts import usernames
 from games.accounts.models import ApiToken, token_digest
 from games.play.chat_models import ChatMessage
-from games.play.models import Game, Move
+from games.play.models import Bot, Game, Move
 
 
 def username_lookalike(name: str) -> str | None:
@@ -21,6 +21,11 @@ def username_lookalike(name: str) -> str | None:
         if wanted & usernames.skeletons(taken):
             return taken
     return None
+
+
+def bot_of(user) -> Bot | None:
+    """``user``'s bot settings, or None for a person."""
+    return Bot.objects.filter(user=user).first()
 
 
 def api_tokens(user) -> list[ApiToken]:
@@ -86,7 +91,7 @@ def active_player(username: str):
     User = get_user_model()
     if "\x00" in username:
         raise User.DoesNotExist
-    return User.objects.get(username=username, is_active=True)
+    return User.objects.select_related("bot").get(username=username, is_active=True)
 
 
 def is_last_superuser(user) -> bool:

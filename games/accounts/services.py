@@ -1,5 +1,5 @@
 """An account's writes: the games a guest played handed to their new account,
-the API tokens, and leaving the site.
+the API tokens, becoming a bot, and leaving the site.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from games.errors import AccountRefused, ChallengeRefused, GameError, InvalidInp
 from games.lobby.models import Challenge, ChallengeKind
 from games.lobby.services import challenge_cancel, challenge_decline
 from games.play.chat_models import ChatMessage
-from games.play.models import Game
+from games.play.models import Bot, Game
 from games.play.players import Player
 from games.play.services import game_abort, game_resign
 from games.stats import counters
@@ -98,6 +98,35 @@ def api_tokens_revoke_all(*, user) -> int:
     the tokens page); how many there were."""
     deleted, _ = ApiToken.objects.filter(user=user).delete()
     return deleted
+
+
+def account_become_bot(*, user, accepts_people: bool = True) -> tuple[Bot, bool]:
+    """Make ``user`` a bot account, for good: only before its first game, so
+    that no game a person played against it, rated, ever had a bot in it.
+    Asking again changes nothing. (the bot, whether this asking made it)."""
+    with transaction.atomic():
+        account = get_user_model().objects.select_for_update().get(pk=user.pk)
+        bot = Bot.objects.filter(user=account).first()
+        if bot is not None:
+            return bot, False
+        if Game.objects.of_player(account).exists():
+            raise AccountRefused(
+                "an account becomes a bot only before it has played any game: make a new account for your bot",
+                code="has_played",
+            )
+        return Bot.objects.create(user=account, accepts_people=bool(accepts_people)), True
+
+
+def bot_settings_update(*, user, accepts_people: bool | None = None) -> Bot:
+    """A bot says whether people may challenge it (``accepts_people``; None: unchanged)."""
+    with transaction.atomic():
+        bot = Bot.objects.select_for_update().filter(user=user).first()
+        if bot is None:
+            raise AccountRefused("this account is not a bot: make it one first", code="not_a_bot")
+        if accepts_people is not None:
+            bot.accepts_people = bool(accepts_people)
+            bot.save(update_fields=["accepts_people"])
+    return bot
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.accounts import exports, selectors, services
 from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused
+from games.lobby.forms import ChallengeForm
 from games.play import selectors as play_selectors
+from games.play.models import is_bot
 from games.serving.action_limits import limit_posts
 from games.stats import charts
 from games.stats import selectors as stats_selectors
@@ -69,11 +71,18 @@ def profile(request, username):
     except get_user_model().DoesNotExist:
         raise Http404("No such player.") from None
     ratings = stats_selectors.rating_history(player)
+    bot = player.bot if is_bot(player) else None
     return render(
         request,
         "games/profile.html",
         {
             "player": player,
+            "bot": bot,
+            # A bot is challenged from its page, through the lobby's challenge form.
+            "challenge_form": ChallengeForm(initial={"kind": "direct", "opponent_username": player.get_username()})
+            if bot is not None and request.user.is_authenticated and request.user != player
+            else None,
+            "declines_you": bot is not None and not bot.accepts_people and not is_bot(request.user),
             "is_owner": request.user == player,
             "record": stats_selectors.player_record(player),
             "recent_games": play_selectors.player_recent_games(player, limit=10),

@@ -73,6 +73,10 @@ ERROR_CODES = [
     ("already_paired", "Someone was paired with you: `game` is the game."),
     ("not_waiting", "The request was cancelled or expired already."),
     ("pairing_refused", "A quick-pairing request that cannot be made or cancelled now."),
+    ("bot_declines_people", "That bot plays only other bots, not people."),
+    # Bot accounts.
+    ("has_played", "An account becomes a bot only before its first game."),
+    ("not_a_bot", "This account is not a bot."),
     # Chat.
     ("no_chat", "A game against the AI has no chat."),
     ("chat_refused", "The chat refused the message or the mute."),

@@ -92,7 +92,11 @@ PAIRING_REFUSED = error(
     "(someone was paired with you: `game` is the game) or `not_waiting` (cancelled or expired already).",
     s.ErrorSerializer,
 )
-CHALLENGE_REFUSED = error("The challenge is closed already (`challenge_closed`) or is your own (`own_challenge`).")
+CHALLENGE_REFUSED = error(
+    "The challenge is closed already (`challenge_closed`) or is your own (`own_challenge`), or a bot that plays "
+    "only bots is on one side and a person on the other (`bot_declines_people`)."
+)
+CHALLENGE_CREATE_REFUSED = error("The player you challenge is a bot that plays only bots (`bot_declines_people`).")
 
 
 def answers_to_a_challenge_action(ok: dict, *errors: int, body: bool = False) -> dict:
@@ -104,6 +108,9 @@ def answers_to_a_challenge_action(ok: dict, *errors: int, body: bool = False) ->
 
 #: One line per operation, for the docs' list and generated clients' docstrings.
 SUMMARIES = {
+    "account_bot_retrieve": "Get your bot's settings",
+    "account_bot_create": "Make your account a bot",
+    "account_bot_update": "Change your bot's settings",
     "analyse": "Analyse a position",
     "auth_token_create": "Get an API token",
     "challenges_list": "List challenges",

@@ -125,6 +125,7 @@ class PlayerSerializer(serializers.Serializer):
     name = serializers.CharField(help_text='The name to show: "alice", "AI (perfect)", "Guest", "Deleted player".')
     kind = serializers.ChoiceField(choices=["human", "ai", "guest", "deleted"])
     level = OptionalChoiceField(choices=Level.choices, help_text="The AI's level; null for people.")
+    bot = serializers.BooleanField(help_text="A bot account (a program plays it), shown BOT on the site.")
 
 
 def player_data(game, side: str) -> dict:
@@ -136,6 +137,7 @@ def player_data(game, side: str) -> dict:
         "name": game.player_name(side),
         "kind": kind,
         "level": game.ai_level if kind == "ai" else None,
+        "bot": game.player_is_bot(side),
     }
 
 
@@ -191,6 +193,10 @@ class GameSerializer(serializers.Serializer):
         choices=Side.choices, help_text="The side asking to take its last move back; null for none."
     )
     takebacks_allowed = serializers.BooleanField(help_text="Both players agreed to takebacks before the game.")
+    rated = serializers.BooleanField(
+        help_text="Its result moves the players' ratings; false for a casual game, a game against the AI "
+        "and a game between a bot and a person."
+    )
     rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -345,6 +351,7 @@ class ChallengeSerializer(serializers.Serializer):
         source="time_control.key", help_text='The time control: "3+2" (a clock), "3d" (days per move) or "none".'
     )
     takebacks_allowed = serializers.BooleanField(help_text="Accepting it agrees to takebacks.")
+    rated = serializers.BooleanField(help_text="A rated game, or a casual one (false): accepting agrees to it.")
     token = serializers.SerializerMethodField(
         help_text="The invite's secret (POST /api/challenges/accept/): shown to the challenger only."
     )
@@ -392,6 +399,11 @@ class ChallengeCreateInputSerializer(InputSerializer):
     takebacks_allowed = TrueOrFalseField(
         default=False, help_text="Allow takebacks: whoever accepts agrees to them too."
     )
+    rated = TrueOrFalseField(
+        default=True,
+        help_text="A rated game (the default), or a casual one (false) that moves no rating. A game between "
+        "a bot and a person is always casual.",
+    )
 
     def validate(self, attrs):
         if attrs["kind"] == ChallengeKind.DIRECT and not attrs["opponent"]:
@@ -423,6 +435,10 @@ class PairingInputSerializer(InputSerializer):
         choices=[(control.key, control.label) for control in PRESETS],
         help_text="One of the time controls offered for quick games, by its key.",
     )
+    rated = TrueOrFalseField(
+        default=True,
+        help_text="A rated game (the default) or a casual one: paired only with someone who asked the same.",
+    )
 
 
 class PairingSerializer(serializers.Serializer):
@@ -434,6 +450,7 @@ class PairingSerializer(serializers.Serializer):
     board = serializers.ChoiceField(source="variant", choices=Variant.choices)
     time_control = serializers.CharField(source="time_control.key", help_text='"3+2", "1d", "none"...')
     rating = serializers.IntegerField(help_text="Your rating when you asked.")
+    rated = serializers.BooleanField(help_text="A rated game, or a casual one (false).")
     waited = serializers.SerializerMethodField(
         help_text="Seconds waited so far, or until paired, cancelled or expired."
     )

@@ -12,7 +12,8 @@ from rest_framework.views import APIView
 from games.accounts import selectors as accounts_selectors
 from games.api.pagination import LeaderboardPagination
 from games.api.schema import answers, operation
-from games.play.models import Variant
+from games.api.serializers import QueryFilterSerializer
+from games.play.models import Variant, is_bot
 from games.stats import selectors as stats_selectors
 from games.stats.models import OPPONENT_KINDS, PROVISIONAL_GAMES
 
@@ -39,6 +40,7 @@ class PlayerStatsSerializer(serializers.Serializer):
     """A player's figures: ``stats`` (a PlayerStats), ``records`` and ``rating_changes``."""
 
     username = serializers.CharField(source="stats.user.username")
+    bot = serializers.BooleanField(help_text="A bot account, shown BOT on the site.")
     rating = serializers.IntegerField(
         source="stats.rating", help_text="Elo, from games between people; 1200 before the first."
     )
@@ -64,12 +66,22 @@ class PlayerStatsSerializer(serializers.Serializer):
 class LeaderboardEntrySerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="1 for the highest rating; ties are ranked by the older account.")
     username = serializers.CharField(source="user.username")
+    bot = serializers.SerializerMethodField(help_text="A bot account: true on the bots' leaderboard only.")
     rating = serializers.IntegerField()
     provisional = serializers.BooleanField(source="is_provisional")
     rated_games = serializers.IntegerField()
     wins = serializers.IntegerField(source="rated_wins")
     draws = serializers.IntegerField(source="rated_draws")
     losses = serializers.IntegerField(source="rated_losses")
+
+    def get_bot(self, entry) -> bool:
+        return is_bot(entry.user)
+
+
+class LeaderboardFilterSerializer(QueryFilterSerializer):
+    bots = serializers.BooleanField(
+        required=False, default=False, help_text="The bots' leaderboard (true) or the people's (false, the default)."
+    )
 
 
 class PlayerStatsApi(APIView):
@@ -88,6 +100,7 @@ class PlayerStatsApi(APIView):
         user = accounts_selectors.active_player(username)
         stats = {
             "stats": stats_selectors.player_stats(user),
+            "bot": is_bot(user),
             "records": stats_selectors.player_records(user),
             "rating_changes": list(reversed(stats_selectors.rating_history(user))),
         }
@@ -101,13 +114,18 @@ class LeaderboardApi(APIView):
     @operation(
         operation_id="leaderboard",
         tags=["statistics"],
-        responses=answers({200: LeaderboardEntrySerializer(many=True)}, 401, 404),
+        parameters=[LeaderboardFilterSerializer],
+        responses=answers({200: LeaderboardEntrySerializer(many=True)}, 400, 401, 404),
         description="Players with at least one rated game, highest rating first, 50 a page, as on "
-        "the leaderboard page; `provisional` marks fewer than 10 rated games. A page past the end is a 404.",
+        "the leaderboard page; `provisional` marks fewer than 10 rated games. A page past the end is a 404. "
+        "People and bots have a leaderboard each: `bots=true` gives the bots', never mixed with the people's.",
     )
     def get(self, request):
+        serializer = LeaderboardFilterSerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
+        players = stats_selectors.leaderboard(bots=serializer.validated_data["bots"])
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(stats_selectors.leaderboard(), request, view=self)
+        page = paginator.paginate_queryset(players, request, view=self)
         first = paginator.page.start_index()
         for offset, entry in enumerate(page):
             entry.rank = first + offset

@@ -1,12 +1,13 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import asyncapi, chat, offers, puzzles, rematch, statistics, views
+from games.api import asyncapi, bots, chat, offers, puzzles, rematch, statistics, views
 
 app_name = "api"
 
 urlpatterns = [
     path("auth/token/", views.TokenCreateApi.as_view(), name="token"),
+    path("account/bot/", bots.AccountBotApi.as_view(), name="account-bot"),
     path("games/", views.GamesApi.as_view(), name="games"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="game"),
     path("games/<int:pk>/moves/", views.GameMoveApi.as_view(), name="game-moves"),

@@ -21,6 +21,7 @@ from games.accounts import services as accounts_services
 from games.api import serializers as s
 from games.api.responses import challenge_response, game_response, player_of
 from games.api.schema import (
+    CHALLENGE_CREATE_REFUSED,
     ENGINE_WORKING,
     PAIRING_REFUSED,
     REVIEW_PENDING,
@@ -281,9 +282,11 @@ class ChallengesApi(APIView):
         operation_id="challenges_create",
         tags=["challenges"],
         request=s.ChallengeCreateInputSerializer,
-        responses=answers({201: s.ChallengeSerializer}, 400, 401, body=True),
+        responses=answers({201: s.ChallengeSerializer}, 400, 401, body=True) | {409: CHALLENGE_CREATE_REFUSED},
         description="`open`: listed in the lobby for anyone; `direct`: sent to `opponent`; "
-        "`link`: an invite whose `token` you share.",
+        "`link`: an invite whose `token` you share. `rated` (default true) or casual; a challenge between a "
+        "bot and a person is always casual, and a bot that plays only bots refuses a person's challenge "
+        "(409 `bot_declines_people`).",
     )
     def post(self, request):
         data = _input(s.ChallengeCreateInputSerializer, request.data)
@@ -296,6 +299,7 @@ class ChallengesApi(APIView):
             move_time_limit=data["move_time_limit"],
             opponent_username=data["opponent"],
             takebacks_allowed=data["takebacks_allowed"],
+            rated=data["rated"],
         )
         return challenge_response(challenge, request, status.HTTP_201_CREATED)
 
@@ -395,12 +399,13 @@ class PairingApi(APIView):
         "the `game` when someone was waiting who fits (201), else `waiting` (201). Asking again for the same "
         "while waiting keeps your request and checks in (200): poll this way every few seconds, or a request "
         f"nobody checks in on for {int(pairing_services.STALE_AFTER.total_seconds() // 60)} minutes expires. "
-        "Asking for something else while waiting is a 409 `already_waiting`: cancel first.",
+        "Asking for something else while waiting is a 409 `already_waiting`: cancel first. `rated` (default "
+        "true) or casual: only requests with the same choice are paired, and a bot only with another bot.",
     )
     def post(self, request):
         data = _input(s.PairingInputSerializer, request.data)
         pairing, created = pairing_services.pairing_request(
-            player=request.user, variant=data["board"], time_control=data["time_control"]
+            player=request.user, variant=data["board"], time_control=data["time_control"], rated=data["rated"]
         )
         return _pairing(pairing, request, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 

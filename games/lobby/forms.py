@@ -20,6 +20,19 @@ PRESET_CHOICES = [(control.key, _choice_label(control)) for control in PRESETS]
 CUSTOM = "custom"
 #: What the choices mean, under them.
 TIME_CONTROL_HELP = "3+2 is 3 minutes each for the whole game, and 2 seconds more after each move."
+RATED_HELP = "A casual game moves no rating. A game between a bot and a person is always casual."
+
+
+def rated_field() -> forms.ChoiceField:
+    """Rated or casual; a form sent without it asks for a rated game, as before there was a choice."""
+    return forms.ChoiceField(
+        label="Rated",
+        choices=[("rated", "Rated"), ("casual", "Casual")],
+        required=False,
+        initial="rated",
+        help_text=RATED_HELP,
+        widget=forms.RadioSelect,
+    )
 
 
 class ChallengeForm(forms.Form):
@@ -59,6 +72,7 @@ class ChallengeForm(forms.Form):
         help_text=TIME_CONTROL_HELP,
         widget=forms.RadioSelect,
     )
+    rated = rated_field()
     takebacks_allowed = forms.BooleanField(
         label="Allow takebacks",
         required=False,
@@ -96,11 +110,12 @@ class ChallengeForm(forms.Form):
             data["time_control"] = f"{minutes}+{increment or 0}"
         elif not data.get("time_control"):
             data["time_control"] = "none"
+        data["rated"] = data.get("rated") != "casual"
         return data
 
 
 class QuickGameForm(forms.Form):
-    """A quick game: a board and a time control; the service finds the opponent."""
+    """A quick game: a board, a time control, rated or casual; the service finds the opponent."""
 
     board = forms.ChoiceField(choices=Variant.choices, initial=Variant.THREE, widget=forms.RadioSelect)
     time_control = forms.ChoiceField(
@@ -110,6 +125,7 @@ class QuickGameForm(forms.Form):
         help_text=TIME_CONTROL_HELP,
         widget=forms.RadioSelect,
     )
+    rated = rated_field()
 
     def __init__(self, *args, **kwargs):
         # Its own ids: the lobby shows it beside the challenge form, which has a time control too.

@@ -88,6 +88,9 @@ class Challenge(models.Model):
     takebacks_allowed = models.BooleanField(
         default=False, help_text="The challenger allows takebacks; accepting agrees to them."
     )
+    rated = models.BooleanField(
+        default=True, help_text="A rated game (it moves both ratings) or a casual one; accepting agrees to it."
+    )
     token = models.CharField(max_length=32, unique=True, help_text="The secret in an invite link.")
     status = models.CharField(max_length=9, choices=ChallengeStatus, default=ChallengeStatus.OPEN, db_index=True)
     game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge")
@@ -175,6 +178,7 @@ class PairingRequest(models.Model):
     clock_initial = models.PositiveIntegerField("clock (s)", null=True, blank=True)
     clock_increment = models.PositiveIntegerField("increment (s)", default=0)
     rating = models.IntegerField(help_text="The player's rating when they asked.")
+    rated = models.BooleanField(default=True, help_text="A rated game or a casual one: paired only with the same.")
     status = models.CharField(max_length=9, choices=PairingStatus, default=PairingStatus.WAITING, db_index=True)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="pairing_requests")
     created_at = models.DateTimeField(db_index=True)

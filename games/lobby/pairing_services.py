@@ -2,7 +2,8 @@
 who asks for the same.
 
 A request waits in the pool of its board and time control until another fits
-it: a different player whose rating is close enough to its own. How close
+it: a different player who asked for the same, rated or casual (a person
+never with a bot), whose rating is close enough to its own. How close
 widens with the time waited (:func:`rating_range`); a pair fits when *both*
 players' ranges allow the difference, so a newcomer is not thrown at a much
 stronger player who has merely waited longer, and both ranges open to any
@@ -37,7 +38,7 @@ from games.errors import InvalidInput, NotAPlayer, PairingRefused, require_choic
 from games.lobby.models import PairingPool, PairingRequest, PairingStatus
 from games.play import clocks, live
 from games.play.clocks import PRESETS, TimeControl
-from games.play.models import Game, Variant
+from games.play.models import Bot, Game, Variant
 from games.play.services import parse_time_control
 from games.stats.selectors import player_stats
 
@@ -65,10 +66,14 @@ def _allows(request: PairingRequest, difference: int, now: datetime) -> bool:
     return allowed is None or difference <= allowed
 
 
-def fits(a: PairingRequest, b: PairingRequest, now: datetime) -> bool:
-    """Whether ``a`` and ``b`` may be paired at ``now``: two players, and a
-    rating difference both of their ranges allow."""
-    if a.player_id == b.player_id:
+def fits(a: PairingRequest, b: PairingRequest, now: datetime, bots: frozenset[int] = frozenset()) -> bool:
+    """Whether ``a`` and ``b`` may be paired at ``now``: two players who both
+    asked for a rated game or both for a casual one, two people or two bots
+    (``bots``: the ids of the bots among them), and a rating difference both
+    of their ranges allow."""
+    if a.player_id == b.player_id or a.rated != b.rated:
+        return False
+    if (a.player_id in bots) != (b.player_id in bots):
         return False
     difference = abs(a.rating - b.rating)
     return _allows(a, difference, now) and _allows(b, difference, now)
@@ -108,6 +113,7 @@ def _start_game(first: PairingRequest, second: PairingRequest, now: datetime) ->
         x_player_id=x.player_id,
         o_player_id=o.player_id,
         **clocks.starting_fields(first.time_control, now),
+        rated=first.rated,
         seed=random.randrange(2**31),
     )
     for request in (first, second):
@@ -133,10 +139,11 @@ def _match_pool(pool: PairingPool, now: datetime) -> list[Game]:
     """Pair whoever fits in a locked pool, longest waiting first; the games made."""
     _expire_stale(pool, now)
     waiting = list(pool.requests.waiting().select_for_update().order_by("created_at", "id"))
+    bots = frozenset(Bot.objects.filter(user_id__in=[r.player_id for r in waiting]).values_list("user_id", flat=True))
     games = []
     while waiting:
         first = waiting.pop(0)
-        partner = next((other for other in waiting if fits(first, other, now)), None)
+        partner = next((other for other in waiting if fits(first, other, now, bots)), None)
         if partner is not None:
             waiting.remove(partner)
             games.append(_start_game(first, partner, now))
@@ -144,10 +151,11 @@ def _match_pool(pool: PairingPool, now: datetime) -> list[Game]:
 
 
 def pairing_request(
-    *, player, variant: str, time_control: TimeControl | str | None, now=None
+    *, player, variant: str, time_control: TimeControl | str | None, rated: bool = True, now=None
 ) -> tuple[PairingRequest, bool]:
     """``player`` asks for a game on ``variant`` at ``time_control`` (a preset's
-    key): paired at once with someone waiting who fits, or waiting until
+    key), ``rated`` or casual: paired at once with someone waiting who fits
+    (who asked for the same, and a bot only with a bot), or waiting until
     someone does. Asking again while waiting for the same keeps the same
     request (and checks in); asking for something else while waiting is
     refused: cancel first. (the request, whether this asking made it)."""
@@ -159,9 +167,10 @@ def pairing_request(
     with transaction.atomic():
         pool = _pool(variant, control)
         waiting = PairingRequest.objects.waiting().filter(player=player).select_for_update().first()
-        if waiting is not None and waiting.pool_id != pool.pk:
+        if waiting is not None and (waiting.pool_id != pool.pk or waiting.rated != bool(rated)):
             raise PairingRefused(
-                f"you are waiting for a {waiting.variant} {waiting.time_control.key} game already: cancel it first",
+                f"you are waiting for a {'' if waiting.rated else 'casual '}{waiting.variant} "
+                f"{waiting.time_control.key} game already: cancel it first",
                 code="already_waiting",
             )
         if waiting is None:
@@ -173,6 +182,7 @@ def pairing_request(
                         variant=variant,
                         **control.fields(),
                         rating=player_stats(player).rating,
+                        rated=bool(rated),
                         created_at=now,
                         checked_at=now,
                     )
@@ -181,7 +191,7 @@ def pairing_request(
                 # The same player asked at the same moment, and that request won:
                 # the same game is the one request, another is refused.
                 waiting = PairingRequest.objects.waiting().filter(player=player).select_for_update().first()
-                if waiting is None or waiting.pool_id != pool.pk:
+                if waiting is None or waiting.pool_id != pool.pk or waiting.rated != bool(rated):
                     raise PairingRefused(
                         "you are waiting for another game already: cancel it first", code="already_waiting"
                     ) from None

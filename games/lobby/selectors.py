@@ -15,12 +15,12 @@ LOBBY_LIMIT = 50
 
 def lobby_open_challenges(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
     """Challenges anyone may accept, from players other than ``user``, newest first."""
-    return list(Challenge.objects.in_lobby().exclude(challenger=user).select_related("challenger")[:limit])
+    return list(Challenge.objects.in_lobby().exclude(challenger=user).select_related("challenger__bot")[:limit])
 
 
 def lobby_challenges_sent_by(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
     """``user``'s own challenges nobody has accepted yet, of every kind."""
-    return list(Challenge.objects.waiting().filter(challenger=user).select_related("opponent")[:limit])
+    return list(Challenge.objects.waiting().filter(challenger=user).select_related("opponent__bot")[:limit])
 
 
 #: How long a declined challenge stays on its challenger's lobby page.
@@ -39,7 +39,7 @@ def lobby_challenges_sent_to(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
     return list(
         Challenge.objects.waiting()
         .filter(kind=ChallengeKind.DIRECT, opponent=user)
-        .select_related("challenger")[:limit]
+        .select_related("challenger__bot")[:limit]
     )
 
 
@@ -50,7 +50,7 @@ def live_games_between_people(limit: int = LOBBY_LIMIT) -> list[Game]:
 
 def challenge_by_token(token: str) -> Challenge:
     """The challenge behind an invite link; raises Challenge.DoesNotExist."""
-    return Challenge.objects.select_related("challenger", "opponent", "game").get(token=token)
+    return Challenge.objects.select_related("challenger__bot", "opponent__bot", "game").get(token=token)
 
 
 def rematch_offer(game: Game) -> Challenge | None:

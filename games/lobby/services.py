@@ -18,7 +18,7 @@ from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer
 from games.lobby.models import Challenge, ChallengeKind, ChallengeSide, ChallengeStatus, DeclineReason
 from games.play import clocks, live
 from games.play.clocks import TimeControl
-from games.play.models import Game, Status, Variant
+from games.play.models import Game, Status, Variant, is_bot
 from games.play.players import Player
 from games.play.selectors import game_detail
 from games.play.services import parse_time_control
@@ -27,6 +27,23 @@ from games.play.services import parse_time_control
 def _signed_in(user) -> None:
     if user is None or not user.is_authenticated:
         raise NotAPlayer("sign in to play other people", code="not_signed_in")
+
+
+def _bot_plays(challenger, opponent) -> None:
+    """Refused when one of the two is a bot that plays only other bots and the
+    other is a person: a bot says so with ``accepts_people`` off."""
+    for bot, other in ((opponent, challenger), (challenger, opponent)):
+        if is_bot(bot) and not bot.bot.accepts_people and not is_bot(other):
+            raise ChallengeRefused(
+                f"{bot.get_username()} is a bot that plays only other bots, not people",
+                code="bot_declines_people",
+            )
+
+
+def rated_between(first, second, rated: bool = True) -> bool:
+    """Whether a game between two accounts is rated: as they chose, but never
+    between a bot and a person, so that bots never move people's ratings."""
+    return bool(rated) and is_bot(first) == is_bot(second)
 
 
 def challenge_create(
@@ -38,13 +55,16 @@ def challenge_create(
     time_control: TimeControl | str | None = None,
     move_time_limit: int | None = None,
     takebacks_allowed: bool = False,
+    rated: bool = True,
     opponent_username: str = "",
     rematch_of: Game | None = None,
 ) -> Challenge:
     """Offer a game: open in the lobby, sent to a named player, or as an invite
     link. ``time_control`` is a key such as "3+2", "3d" or "none";
     ``move_time_limit`` (seconds per move) is the older way to ask for one.
-    Whoever accepts agrees to the time control and to takebacks if allowed."""
+    Whoever accepts agrees to the time control, to takebacks if allowed, and
+    to a rated or a casual game (a bot and a person always play casual ones).
+    A bot that plays only bots refuses a person's challenge."""
     _signed_in(challenger)
     require_choice(kind, ChallengeKind, "kind")
     require_choice(variant, Variant, "variant")
@@ -63,6 +83,8 @@ def challenge_create(
             raise InvalidInput(f"there is no player called {opponent_username!r}", code="unknown_player")
         if opponent == challenger:
             raise InvalidInput("you cannot challenge yourself", code="self_challenge")
+        _bot_plays(challenger, opponent)
+        rated = rated_between(challenger, opponent, rated)
     with transaction.atomic():
         challenge = Challenge.objects.create(
             kind=kind,
@@ -72,6 +94,7 @@ def challenge_create(
             challenger_side=side,
             **control.fields(),
             takebacks_allowed=bool(takebacks_allowed),
+            rated=bool(rated),
             token=secrets.token_urlsafe(16),
             rematch_of=rematch_of,
         )
@@ -124,6 +147,7 @@ def challenge_accept(*, user, challenge_id: int | None = None, token: str | None
             raise ChallengeRefused("you cannot accept your own challenge", code="own_challenge")
         if challenge.kind == ChallengeKind.DIRECT and challenge.opponent_id != user.pk:
             raise NotAPlayer("this challenge was sent to someone else")
+        _bot_plays(challenge.challenger, user)
         side = challenge.challenger_side
         if side == ChallengeSide.RANDOM:
             side = random.choice("XO")
@@ -135,6 +159,7 @@ def challenge_accept(*, user, challenge_id: int | None = None, token: str | None
             o_player=o_player,
             **clocks.starting_fields(challenge.time_control, now),
             takebacks_allowed=challenge.takebacks_allowed,
+            rated=rated_between(challenge.challenger, user, challenge.rated),
             rematch_of=challenge.rematch_of,
             seed=random.randrange(2**31),
         )
@@ -201,7 +226,7 @@ def challenge_cancel(*, user, challenge_id: int) -> Challenge:
 
 def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
     """After a game between people, offer the opponent another with the sides
-    swapped. One offer and one rematch a game, however many are sent at once:
+    swapped, rated or casual as that one was. One offer and one rematch a game, however many are sent at once:
     the game's row is locked while the offers are read, so offering again
     returns the same offer."""
     with transaction.atomic():
@@ -234,6 +259,7 @@ def game_offer_rematch(*, game_id: int, player: Player) -> Challenge:
             side=other_side(side),
             time_control=game.time_control,
             takebacks_allowed=game.takebacks_allowed,
+            rated=game.rated,
             opponent_username=opponent.get_username(),
             rematch_of=game,
         )

@@ -243,7 +243,10 @@ def quick_game(request):
     if request.method == "POST" and form.is_valid():
         try:
             pairing, _ = pairing_services.pairing_request(
-                player=request.user, variant=form.cleaned_data["board"], time_control=form.cleaned_data["time_control"]
+                player=request.user,
+                variant=form.cleaned_data["board"],
+                time_control=form.cleaned_data["time_control"],
+                rated=form.cleaned_data["rated"] != "casual",
             )
         except PairingRefused as error:
             messages.error(request, _sentence(error.message))
@@ -270,7 +273,13 @@ def _wait_context(pairing: PairingRequest) -> dict:
         "rating_high": None if allowed is None else pairing.rating + allowed,
         "refresh_seconds": WAIT_REFRESH_SECONDS,
         "stale_minutes": int(pairing_services.STALE_AFTER.total_seconds() // 60),
-        "form": QuickGameForm(initial={"board": pairing.variant, "time_control": pairing.time_control.key}),
+        "form": QuickGameForm(
+            initial={
+                "board": pairing.variant,
+                "time_control": pairing.time_control.key,
+                "rated": "rated" if pairing.rated else "casual",
+            }
+        ),
     }
 
 

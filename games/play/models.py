@@ -112,9 +112,46 @@ class GameQuerySet(models.QuerySet):
     def against_humans(self) -> GameQuerySet:
         return self.filter(ai_side="")
 
+    def with_players(self) -> GameQuerySet:
+        """The players, and whether each is a bot (their BOT badge), in the same query."""
+        return self.select_related(*PLAYERS_AND_BOTS)
+
     def with_players_and_moves(self) -> GameQuerySet:
         """Everything a list of games shows, in a fixed number of queries."""
-        return self.select_related("x_player", "o_player").prefetch_related("moves")
+        return self.with_players().prefetch_related("moves")
+
+
+#: What ``select_related`` takes for a game's players and their BOT badges.
+PLAYERS_AND_BOTS = ("x_player", "o_player", "x_player__bot", "o_player__bot")
+
+
+class Bot(models.Model):
+    """An account a program plays, marked BOT wherever its name shows.
+
+    An account becomes a bot before its first game, for good
+    (:func:`games.accounts.services.account_become_bot`). A bot plays through
+    the API and the socket like anyone, has a leaderboard of its own, and its
+    games against people are always casual, so bots never move people's ratings."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="bot"
+    )
+    accepts_people = models.BooleanField(
+        default=True, help_text="People may challenge it; when off, only other bots may."
+    )
+    created_at = models.DateTimeField("a bot since", default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["user"]
+
+    def __str__(self) -> str:
+        return f"{self.user} (bot)"
+
+
+def is_bot(user) -> bool:
+    """Whether ``user`` is a bot. Free when the user was read with its ``bot``
+    (``select_related``); one query otherwise. False for no one (the AI, a guest)."""
+    return user is not None and getattr(user, "is_authenticated", False) and hasattr(user, "bot")
 
 
 class Game(models.Model):
@@ -188,6 +225,12 @@ class Game(models.Model):
     )
     takebacks_allowed = models.BooleanField(
         default=False, db_default=False, help_text="Both players agreed to takebacks before a rated game began."
+    )
+    rated = models.BooleanField(
+        default=True,
+        db_default=True,
+        help_text="Its result moves the players' ratings: games between people (or between bots) that "
+        "they chose to rate; never against the AI, nor between a bot and a person.",
     )
     created_at = models.DateTimeField("started", auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -289,6 +332,15 @@ class Game(models.Model):
 
     def player(self, side: str):
         return self.x_player if side == "X" else self.o_player
+
+    def player_is_bot(self, side: str) -> bool:
+        """Whether ``side`` is played by a bot account (free with ``with_players``)."""
+        return self.ai_side != side and is_bot(self.player(side))
+
+    @property
+    def rated_label(self) -> str:
+        """ "Rated" or "Casual", as pages and the API say it."""
+        return "Rated" if self.rated else "Casual"
 
     def player_kind(self, side: str) -> str:
         """Who plays ``side``: "ai", "human" (an account), "guest", or "deleted"

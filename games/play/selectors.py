@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import F, Q, prefetch_related_objects
 
-from games.play.models import Game, Move, Result, Status
+from games.play.models import PLAYERS_AND_BOTS, Game, Move, Result, Status
 
 RESULT_FILTERS = {
     "won": lambda user: Q(x_player=user, result=Result.X_WON) | Q(o_player=user, result=Result.O_WON),
@@ -62,7 +62,7 @@ class PlayerGamesNewestFirst:
         start, stop = index.start or 0, index.stop
         sides = [
             _history_filters(Game.objects.filter(**{side: self.user}), self.user, **self.filters)
-            .select_related("x_player", "o_player")
+            .select_related(*PLAYERS_AND_BOTS)
             # Start time alone: it is the index's own order; an id tie-break
             # would make SQLite sort every game of the side first.
             .order_by("-created_at")[:stop]

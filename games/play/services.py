@@ -91,7 +91,7 @@ def _locked(game_id: int) -> Game:
     transaction ends (PostgreSQL; SQLite's IMMEDIATE transactions let one
     writer in at a time). The cells are read once the lock is held, so a move
     that waited for another sees the moves that one stored."""
-    game = Game.objects.select_for_update(of=("self",)).select_related("x_player", "o_player").get(pk=game_id)
+    game = Game.objects.select_for_update(of=("self",)).with_players().get(pk=game_id)
     game.cells = game_cells(game_id)
     return game
 
@@ -225,6 +225,7 @@ def game_create_against_ai(
         ai_side=engine.other_side(side),
         ai_level=level,
         start_mode=start_mode,
+        rated=False,
         guest_key="" if user else player.guest_key,
         seed=random.randrange(2**31) if seed is None else seed,
         rematch_of=rematch_of,

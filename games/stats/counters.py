@@ -116,7 +116,8 @@ def count_as_it_finishes(game: Game) -> None:
 def _count(game: Game) -> None:
     kind = opponent_kind(game)
     sides = [(side, user_id) for side, user_id in (("X", game.x_player_id), ("O", game.o_player_id)) if user_id]
-    rated = kind == "human" and len(sides) == 2
+    between_people = kind == "human" and len(sides) == 2
+    rated = between_people and game.rated
     # A rated game reads both players' rows (locked) for their ratings; any
     # other game changes its player's row in one statement (_count_unrated).
     locked = _locked_player_stats([user_id for _, user_id in sides]) if rated else {}
@@ -131,6 +132,7 @@ def _count(game: Game) -> None:
         _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
     if rated:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
+    if between_people:
         for side, user_id, other_id in (
             ("X", game.x_player_id, game.o_player_id),
             ("O", game.o_player_id, game.x_player_id),
@@ -176,7 +178,7 @@ def _streak_after(score: float):
 
 
 def _count_unrated(user_id: int, score: float, finished_at) -> None:
-    """One more finished game that moves no rating (one against the AI) in a
+    """One more finished game that moves no rating (one against the AI, or a casual one) in a
     player's PlayerStats, in one UPDATE: the row is not read and locked first,
     as a rated game's are (every expression of it reads the row as it was).
     Made first for the player's first game."""
@@ -311,9 +313,9 @@ def recount(batch_size: int = 5000) -> None:
         changes: list[RatingChange] = []
         pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])  # wins, draws, losses
         games = finished.order_by("finished_at", "id").values_list(
-            "id", "variant", "ai_side", "ai_level", "x_player_id", "o_player_id", "result", "finished_at"
+            "id", "variant", "ai_side", "ai_level", "x_player_id", "o_player_id", "result", "finished_at", "rated"
         )
-        for game_id, variant, ai_side, ai_level, x_id, o_id, result, finished_at in games.iterator(
+        for game_id, variant, ai_side, ai_level, x_id, o_id, result, finished_at, rated in games.iterator(
             chunk_size=batch_size
         ):
             kind = ai_level if ai_side else "human"
@@ -327,6 +329,7 @@ def recount(batch_size: int = 5000) -> None:
             if kind == "human" and x_id and o_id:
                 pairs[(x_id, o_id)][_SLOT[scores["X"]]] += 1
                 pairs[(o_id, x_id)][_SLOT[scores["O"]]] += 1
+            if kind == "human" and x_id and o_id and rated:
                 x, o = players[x_id], players[o_id]
                 x_after = rating_after(x.rating, o.rating, scores["X"], x.rated_games)
                 o_after = rating_after(o.rating, x.rating, scores["O"], o.rated_games)

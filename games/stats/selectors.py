@@ -185,12 +185,13 @@ def rating_history(user, limit: int = RATING_HISTORY) -> list:
     return list(reversed(latest))
 
 
-def leaderboard():
+def leaderboard(*, bots: bool = False):
     """Players with at least one rated game, best rating first (a tie: the older
-    account first). Provisional players are ranked with the others; pages mark them."""
+    account first). Provisional players are ranked with the others; pages mark them.
+    People and bots have a leaderboard each: ``bots`` picks the bots'."""
     return (
-        PlayerStats.objects.filter(rated_games__gt=0, user__is_active=True)
-        .select_related("user")
+        PlayerStats.objects.filter(rated_games__gt=0, user__is_active=True, user__bot__isnull=not bots)
+        .select_related("user", "user__bot")
         .order_by("-rating", "user_id")
     )
 

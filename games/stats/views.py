@@ -49,12 +49,15 @@ def stats(request):
 
 @require_GET
 def leaderboard(request):
-    """Players by rating, 50 a page; provisional ones (fewer than 10 rated games) are marked."""
-    page = Paginator(selectors.leaderboard(), selectors.LEADERBOARD_PAGE).get_page(request.GET.get("page"))
+    """Players by rating, 50 a page; provisional ones (fewer than 10 rated games) are marked.
+    People's by default, the bots' with ``?bots=1``: the two are never mixed."""
+    bots = request.GET.get("bots") == "1"
+    page = Paginator(selectors.leaderboard(bots=bots), selectors.LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "games/leaderboard.html",
         {
+            "bots": bots,
             "page": page,
             "players": page.object_list,
             "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),

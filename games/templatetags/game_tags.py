@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from games.play import clocks
+from games.play.models import Game, is_bot
 from games.play.players import current_player
 from games.stats import selectors as stats_selectors
 
@@ -103,6 +104,17 @@ def board_marks(board) -> str:
 @register.filter
 def player_name_of(game, side: str) -> str:
     return game.player_name(side)
+
+
+@register.inclusion_tag("games/_bot_badge.html")
+def bot_badge(player, side: str = "") -> dict:
+    """The BOT badge after a bot's name, nothing after anyone else's: ``player``
+    is a user, or a game and ``side`` the side whose player it is. Free when
+    the users were read with their ``bot`` (``Game.objects.with_players()``,
+    ``select_related("user__bot")``)."""
+    if isinstance(player, Game):
+        return {"bot": player.player_is_bot(side)}
+    return {"bot": is_bot(player)}
 
 
 @register.filter

@@ -22,6 +22,7 @@ CHALLENGE_KEYS = {
     "decline_reason",
     "time_control",
     "takebacks_allowed",
+    "rated",
     "token",
     "game",
     "rematch_of",

@@ -68,6 +68,7 @@ def test_a_session_post_without_the_csrf_token_is_refused_and_stores_nothing(ses
 #: defaults. An endpoint added later must be given its answer here.
 PAST_THE_CHECK = {
     "/api/auth/token/": (400, "invalid"),
+    "/api/account/bot/": (201, None),  # a new account becomes a bot
     "/api/games/": (201, None),
     "/api/games/999999/moves/": (400, "invalid"),
     "/api/games/999999/resign/": (404, "not_found"),

@@ -41,6 +41,7 @@ GAME_KEYS = {
     "draw_offer",
     "takeback_offer",
     "takebacks_allowed",
+    "rated",
     "rematch_of",
     "created_at",
     "updated_at",
@@ -59,8 +60,14 @@ def test_a_new_game_as_x_waits_for_the_player(as_alice, alice):
     assert game["board"] == "........."
     assert (game["ply"], game["to_move"], game["status"], game["moves"]) == (0, "X", "in_progress", [])
     assert (game["result"], game["termination"], game["winning_line"], game["finished_at"]) == (None,) * 4
-    assert game["x_player"] == {"username": "alice", "name": "alice", "kind": "human", "level": None}
-    assert game["o_player"] == {"username": None, "name": "AI (perfect)", "kind": "ai", "level": "perfect"}
+    assert game["x_player"] == {"username": "alice", "name": "alice", "kind": "human", "level": None, "bot": False}
+    assert game["o_player"] == {
+        "username": None,
+        "name": "AI (perfect)",
+        "kind": "ai",
+        "level": "perfect",
+        "bot": False,
+    }
     assert (game["ai_side"], game["ai_level"], game["your_side"]) == ("O", "perfect", "X")
     assert game["url"] == f"http://testserver/games/{game['id']}/"
     assert Game.objects.get(pk=game["id"]).x_player == alice

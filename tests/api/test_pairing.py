@@ -22,6 +22,7 @@ PAIRING_KEYS = {
     "board",
     "time_control",
     "rating",
+    "rated",
     "waited",
     "rating_range",
     "game",

@@ -67,6 +67,7 @@ def test_the_leaderboard_ranks_by_rating(anon, alice, bob, carol):
     assert results[0] == {
         "rank": 1,
         "username": "alice",
+        "bot": False,
         "rating": PlayerStats.objects.get(user=alice).rating,
         "provisional": True,
         "rated_games": 2,
