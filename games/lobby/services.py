@@ -118,6 +118,7 @@ def challenge_told(challenge: Challenge) -> dict:
         "side": challenge.challenger_side,
         "time_control": challenge.time_control.key,
         "takebacks_allowed": challenge.takebacks_allowed,
+        "rated": challenge.rated,
         "game": challenge.game_id,
         "rematch_of": challenge.rematch_of_id,
         "decline_reason": challenge.decline_reason or None,
