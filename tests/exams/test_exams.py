@@ -203,3 +203,13 @@ def test_sampled_exams_are_reproducible_and_exact(as_alice, variant):
 
 def test_an_unknown_report_link_is_a_404(client):
     assert client.get(reverse("games:exam_report", args=["no-such-key"])).status_code == 404
+
+
+def test_the_owners_profile_lists_their_exams_and_no_one_elses(user, bob, exam_3x3, client):
+    report = Exam.objects.get().get_absolute_url()
+    profile = reverse("games:profile", args=["alice"])
+    client.force_login(user)
+    text = client.get(profile).content.decode()
+    assert "Your exams" in text and report in text
+    client.force_login(bob)
+    assert report not in client.get(profile).content.decode()
