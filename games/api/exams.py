@@ -138,7 +138,11 @@ class AnswerSerializer(serializers.Serializer):
 
 
 class AnswersInputSerializer(serializers.Serializer):
-    answers = AnswerSerializer(many=True, allow_empty=False, max_length=services.MOST_ANSWERS)
+    answers = serializers.ListField(
+        child=AnswerSerializer(),
+        max_length=services.MOST_ANSWERS,
+        help_text="Up to 1,000 answers, each a position's index and the cell the program chose.",
+    )
 
 
 # --------------------------------------------------------------------------
