@@ -9,6 +9,7 @@ its link.
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -119,7 +120,7 @@ class ExamSerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.URLField())
     def get_answers(self, exam) -> str:
-        return self.context["request"].build_absolute_uri(f"/api/exams/{exam.pk}/answers/")
+        return self.context["request"].build_absolute_uri(reverse("api:exam-answers", args=[exam.pk]))
 
 
 class ExamCreatedSerializer(ExamSerializer):

@@ -76,7 +76,8 @@ def exam_answer(*, exam_id: int, owner, answers: list[Answer]) -> Exam:
         exam = Exam.objects.select_for_update().get(pk=exam_id, owner=owner)
         indexes = [answer.position for answer in answers]
         if len(set(indexes)) != len(indexes):
-            raise InvalidInput("Each position may be answered once a request: a position is repeated.")
+            repeated = next(index for index in indexes if indexes.count(index) > 1)
+            raise AlreadyAnswered(f"Position {repeated} is answered twice in this request: each is answered once.")
         rows = {row.index: row for row in ExamPosition.objects.filter(exam=exam, index__in=indexes)}
         for answer in answers:
             row = rows.get(answer.position)

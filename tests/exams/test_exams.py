@@ -141,6 +141,7 @@ def test_more_than_1000_answers_is_refused(as_alice, exam_3x3):
         ({"position": 0, "cell": 9}, 400),  # off the board
         ({"position": 1, "cell": None}, 400),  # not a cell
         ("first", 409),  # answered already
+        ({"position": 2, "cell": 0}, 409),  # twice in one request
     ],
 )
 def test_one_bad_answer_refuses_the_whole_request(as_alice, exam_3x3, bad, status):
