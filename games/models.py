@@ -6,6 +6,7 @@ Code imports a model from its domain, not from here.
 """
 
 from games.accounts.models import ApiToken
+from games.exams.models import Exam, ExamPosition
 from games.learn.models import Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
 from games.play.chat_models import ChatMessage, ChatMute
@@ -20,6 +21,8 @@ __all__ = [
     "ChatMessage",
     "ChatMute",
     "DailyStats",
+    "Exam",
+    "ExamPosition",
     "FirstMoveStats",
     "Game",
     "GameReview",

@@ -4,6 +4,7 @@ redirects use; each domain's views answer its own."""
 from django.urls import path
 
 from games.accounts import views as accounts
+from games.exams import views as exams
 from games.learn.urls import urlpatterns as learning
 from games.lobby import views as lobby
 from games.play import chat_views as chat
@@ -61,6 +62,8 @@ urlpatterns = [
     # Statistics.
     path("stats/", stats.stats, name="stats"),
     path("leaderboard/", stats.leaderboard, name="leaderboard"),
+    # Exams: a report shared by its link (games/exams/).
+    path("exams/<str:key>/", exams.exam_report, name="exam_report"),
     # Learning minimax (games/learn/).
     *learning,
 ]

@@ -427,6 +427,8 @@ SPECTACULAR_SETTINGS = {
         "ChallengeKindEnum": "games.lobby.models.ChallengeKind",
         "DeclineReasonEnum": "games.lobby.models.DeclineReason",
         "PlayerKindEnum": ["human", "ai", "guest", "deleted"],
+        "ExamStatusEnum": ["open", "finished"],
+        "GradeEnum": "games.exams.models.Grade",
         "ErrorCodeEnum": "games.api.codes.ERROR_CODES",
     },
     # games.api.schema.tidy: summaries, typed nullables, readable enum names, the anonymous operations.
@@ -444,6 +446,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "pairing", "description": "Quick pairing with a player of about your rating."},
         {"name": "engine", "description": "The engine's view of a position."},
         {"name": "puzzles", "description": "Puzzles found in the site's games."},
+        {"name": "exams", "description": "A minimax program's answers graded against perfect play."},
         {"name": "statistics", "description": "Players' records, ratings and the leaderboard."},
     ],
 }

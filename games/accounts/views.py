@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.accounts import exports, selectors, services
 from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused
+from games.exams import selectors as exam_selectors
 from games.lobby.forms import ChallengeForm
 from games.play import selectors as play_selectors
 from games.play.models import is_bot
@@ -84,6 +85,7 @@ def profile(request, username):
             else None,
             "declines_you": bot is not None and not bot.accepts_people and not is_bot(request.user),
             "is_owner": request.user == player,
+            "exams": exam_selectors.exams_of(player)[:5] if request.user == player else (),
             "record": stats_selectors.player_record(player),
             "recent_games": play_selectors.player_recent_games(player, limit=10),
             "stats": stats_selectors.player_stats(player),

@@ -43,6 +43,7 @@ ERROR_CODES = [
     ("game_not_finished", "Only a finished game has a review."),
     ("review_pending", "The game's review is being prepared: ask again after Retry-After (status 202)."),
     ("game_in_progress", "Finish this game first."),
+    ("already_answered", "That exam position was answered before."),
     # Offers: draws, takebacks, rematches.
     ("no_draws_with_ai", "The AI takes no draw offers."),
     ("no_draw_offer", "No draw offer stands."),

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import asyncapi, bots, chat, offers, puzzles, rematch, statistics, views
+from games.api import asyncapi, bots, chat, exams, offers, puzzles, rematch, statistics, views
 
 app_name = "api"
 
@@ -41,6 +41,10 @@ urlpatterns = [
     path("puzzles/daily/", puzzles.PuzzleDailyApi.as_view(), name="puzzle-daily"),
     path("puzzles/<int:pk>/", puzzles.PuzzleDetailApi.as_view(), name="puzzle"),
     path("puzzles/<int:pk>/attempt/", puzzles.PuzzleAttemptApi.as_view(), name="puzzle-attempt"),
+    # Exams (games/api/exams.py).
+    path("exams/", exams.ExamsApi.as_view(), name="exams"),
+    path("exams/<int:pk>/", exams.ExamDetailApi.as_view(), name="exam"),
+    path("exams/<int:pk>/answers/", exams.ExamAnswersApi.as_view(), name="exam-answers"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The WebSockets' protocol (games/api/asyncapi.yaml).
     path("asyncapi.yaml", asyncapi.asyncapi_document, name="asyncapi"),

@@ -59,8 +59,8 @@ def test_the_schema_is_generated_without_warnings(tmp_path):
 def test_every_operation_documents_its_answers_and_errors(schema):
     operations = list(_operations(schema))
     assert (
-        len(operations) == 18 + 4 + 4 + 3 + 6 + 2 + 1 + 3
-    )  # + puzzles, chat, quick pairing, draw offers and takebacks, rematch, one challenge, bot accounts
+        len(operations) == 18 + 4 + 4 + 3 + 6 + 2 + 1 + 3 + 4
+    )  # + puzzles, chat, quick pairing, draw offers and takebacks, rematch, one challenge, bot accounts, exams
     for path, method, operation in operations:
         responses = operation["responses"]
         where = f"{method.upper()} {path}"
@@ -189,6 +189,8 @@ SEMANTIC_REFUSALS = {
     "POST /api/analyse/": {("invalid", ("board",))},  # a position that cannot arise in a game
     "POST /api/puzzles/{id}/attempt/": {("invalid", ("played",))},  # a cell taken, or off a 3x3 board
     "POST /api/games/{id}/moves/": {("invalid_cell", None)},  # off a board smaller than 5x5
+    "POST /api/exams/": {("invalid", None)},  # "all" is for 3x3 only, and only "all" is
+    "POST /api/exams/{id}/answers/": {("invalid", None)},  # a position not in the exam, a cell not legal there
     "POST /api/games/{id}/chat/": {("chat_empty", None), ("chat_too_long", None)},  # counted once stripped
     "POST /api/challenges/": {
         ("invalid", ("opponent",)),  # a direct challenge names its opponent

@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 from django.urls.converters import IntConverter
 
+from games.exams import services as exam_services
 from games.learn.mistakes import AttemptForm
 from games.learn.models import Puzzle
 from games.learn.tree_form import DepthLimitedForm, TreeForm
@@ -87,8 +88,15 @@ def things(user, bob):
     puzzle = Puzzle.objects.create(
         position="OO..X...X", variant="3x3", side="X", cell=2, win_in=3, solution="2,3,5", theme="fork"
     )
+    exam = exam_services.exam_create(owner=user, variant="4x4", count=3, seed=1)
+    exam_services.exam_answer(
+        exam_id=exam.pk,
+        owner=user,
+        answers=[exam_services.Answer(row.index, min(map(int, row.outcomes))) for row in exam.positions.all()],
+    )
     return {
         "game": finished.pk,
+        "key": exam.key,  # an exam's report
         "people": between_people.pk,
         "challenges": challenge.pk,
         "token": challenge.token,

@@ -1,0 +1,1 @@
+"""Exams: a student's minimax graded against perfect play, position by position."""
