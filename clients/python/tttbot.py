@@ -207,7 +207,7 @@ def main(choose_move: ChooseMove, argv: list[str] | None = None) -> int:
             positions = args.positions if args.positions == "all" else int(args.positions)
             report = take_exam(site, choose_move, args.variant, positions)
             print(report["summary"])
-            print(report["url"])
+            print(report["report"])
         elif args.command == "play":
             for game in asyncio.run(serve(site, choose_move, games=args.games)):
                 print(game["board"], game["result"])

@@ -1,13 +1,19 @@
 """clients/python/: a student's minimax plugged into the reference client
-plays a live game against another bot over the sockets, on a 1+0 clock, and
-makes no request once the challenge is accepted."""
+takes the whole 3x3 exam and plays a live game against another bot over the
+sockets, on a 1+0 clock, making no request once the challenge is accepted."""
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
+import urllib.request
 
 import my_bot
 import pytest
 import tttbot
+
+from tests.clients.conftest import CLIENT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,3 +63,36 @@ def test_a_bot_declines_with_a_reason_and_the_challenger_hears_it(asgi_live_serv
 
     declined = asyncio.run(decline())
     assert (declined["status"], declined["decline_reason"], declined["opponent"]) == ("declined", "too_fast", "bot_b")
+
+
+def test_a_student_takes_the_whole_3x3_exam_and_gets_the_report_link(asgi_live_server, bot_account):
+    _, token = bot_account("student")
+    result = subprocess.run(
+        [sys.executable, "my_bot.py", "exam"],
+        cwd=CLIENT,
+        env={**os.environ, "TTT_SITE": asgi_live_server.url, "TTT_TOKEN": token},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert result.returncode == 0, result.stderr
+    summary, link = result.stdout.splitlines()
+    assert summary == "4,520 positions: 4,520 best, 0 slower wins, 0 losses"
+    report = urllib.request.urlopen(link, timeout=30).read().decode()
+    assert "4,520 positions: 4,520 best, 0 slower wins, 0 losses" in report
+
+
+def test_a_bad_token_is_said_plainly(asgi_live_server):
+    result = subprocess.run(
+        [sys.executable, "my_bot.py", "--token", "not-a-token", "--site", asgi_live_server.url, "exam"],
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert result.returncode == 1
+    assert result.stderr.startswith("the site refused: 401 authentication_failed")
