@@ -12,6 +12,7 @@ from games.accounts import selectors as accounts_selectors
 from games.accounts import services as accounts_services
 from games.api.fields import TrueOrFalseField
 from games.api.schema import answers, error, operation
+from games.api.serializers import InputSerializer
 
 
 class BotSerializer(serializers.Serializer):
@@ -26,13 +27,13 @@ class BotSerializer(serializers.Serializer):
         return True
 
 
-class BotInputSerializer(serializers.Serializer):
+class BotInputSerializer(InputSerializer):
     accepts_people = TrueOrFalseField(
         default=True, help_text="Whether people may challenge the bot (default true); other bots always may."
     )
 
 
-class BotSettingsInputSerializer(serializers.Serializer):
+class BotSettingsInputSerializer(InputSerializer):
     accepts_people = TrueOrFalseField(
         required=False, help_text="Whether people may challenge the bot; other bots always may. Left out: unchanged."
     )

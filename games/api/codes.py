@@ -12,6 +12,7 @@ ERROR_CODES = [
     ("request_too_large", "The body is over the site's limit; it was not read."),
     ("not_authenticated", "Not signed in."),
     ("authentication_failed", "A bad or revoked token."),
+    ("no_token_in_use", "Revoking the token in use, from a request signed in by session."),
     ("invalid_credentials", "No such account, or the wrong password."),
     ("locked_out", "Too many failed sign-ins for this username from this client."),
     ("csrf_failed", "A session request without its CSRF token."),

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
 from games.api.schema import answers, operation
+from games.api.serializers import InputSerializer
 from games.exams import positions, selectors, services
 from games.exams.models import Exam, Grade
 from games.play.models import Side, Variant
@@ -53,7 +54,7 @@ class PositionsField(serializers.Field):
         return "all" if value is None else value
 
 
-class ExamCreateInputSerializer(serializers.Serializer):
+class ExamCreateInputSerializer(InputSerializer):
     variant = serializers.ChoiceField(choices=Variant.choices, help_text="The board.")
     positions = PositionsField(
         help_text='"all": every 3x3 position reachable in play and not over (4,520). On 4x4 and 5x5, how many '
@@ -138,7 +139,7 @@ class AnswerSerializer(serializers.Serializer):
     cell = WholeNumberField(min_value=0, max_value=MAX_CELL, help_text="The move the program chose.")
 
 
-class AnswersInputSerializer(serializers.Serializer):
+class AnswersInputSerializer(InputSerializer):
     answers = serializers.ListField(
         child=AnswerSerializer(),
         max_length=services.MOST_ANSWERS,

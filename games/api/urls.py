@@ -1,12 +1,14 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import asyncapi, bots, chat, exams, offers, puzzles, rematch, statistics, views
+from games.api import asyncapi, bots, chat, exams, offers, puzzles, rematch, statistics, tokens, views
 
 app_name = "api"
 
 urlpatterns = [
     path("auth/token/", views.TokenCreateApi.as_view(), name="token"),
+    path("auth/tokens/", tokens.TokensApi.as_view(), name="tokens"),
+    path("auth/tokens/<int:pk>/", tokens.TokenDetailApi.as_view(), name="token-detail"),
     path("account/bot/", bots.AccountBotApi.as_view(), name="account-bot"),
     path("games/", views.GamesApi.as_view(), name="games"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="game"),

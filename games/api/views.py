@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from games.accounts import services as accounts_services
 from games.api import serializers as s
+from games.api import tokens
 from games.api.responses import challenge_response, game_response, player_of
 from games.api.schema import (
     CHALLENGE_CREATE_REFUSED,
@@ -65,16 +66,31 @@ def _input(serializer_class, data, **context):
 
 
 class TokenCreateApi(APIView):
-    """Trade a username and password for the API token of that account."""
+    """/api/auth/token/: trade a username and password for an API token of that
+    account (POST, signed in by neither), or revoke the token in use (DELETE)."""
 
-    authentication_classes = []
-    permission_classes = [AllowAny]
-    # Signing in has one budget, here and on the login page.
-    throttle_classes = [AnonRateThrottle, ActionThrottle.for_action("signin")]
+    def _signing_in(self) -> bool:
+        # self.request is Django's, set by View.setup(); the schema's generator asks with none, of the POST.
+        return self.request is None or self.request.method == "POST"
+
+    def get_authenticators(self):
+        # A POST signs in with a password: a credential sent along is not read.
+        return [] if self._signing_in() else super().get_authenticators()
+
+    def get_permissions(self):
+        return [AllowAny()] if self._signing_in() else super().get_permissions()
+
+    def get_throttles(self):
+        # Signing in has one budget, here and on the login page.
+        if self._signing_in():
+            return [AnonRateThrottle(), ActionThrottle.for_action("signin")()]
+        return super().get_throttles()
 
     @operation(
         operation_id="auth_token_create",
         tags=["auth"],
+        description="Trade a username and password for an API token of that account, sent as "
+        "`Authorization: Token <token>`. A credential sent along is not read.",
         request=s.TokenInputSerializer,
         responses={
             **answers({200: s.TokenSerializer}, 400, body=True),
@@ -91,6 +107,16 @@ class TokenCreateApi(APIView):
             username=data["username"], password=data["password"], request=request
         )
         return Response(s.TokenSerializer({"token": token}).data)
+
+    @operation(
+        operation_id="auth_token_revoke",
+        tags=["auth"],
+        responses=answers({204: None}, 400, 401),
+        description="Revoke the token this request is signed in with: a program signing off. Signed in by the "
+        "site's session instead, it is a 400 `no_token_in_use`.",
+    )
+    def delete(self, request):
+        return tokens.revoke_the_token_in_use(request)
 
 
 # --------------------------------------------------------------------------
