@@ -23,6 +23,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -60,17 +61,22 @@ class Site:
         request.add_header("Accept", "application/json")
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        self.requests += 1
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as error:
+        while True:
+            self.requests += 1
             try:
-                problem = json.loads(error.read())
-            except ValueError:
-                problem = {}
-            raise ApiError(error.code, problem.get("code", "error"), problem.get("message", error.reason)) from None
-        return json.loads(raw) if raw else None
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    raw, status, again = response.read(), response.status, response.headers.get("Retry-After")
+            except urllib.error.HTTPError as error:
+                try:
+                    problem = json.loads(error.read())
+                except ValueError:
+                    problem = {}
+                message = problem.get("message", error.reason)
+                raise ApiError(error.code, problem.get("code", "error"), message) from None
+            if status == 202 and again:  # the engine is working on it: the same request again, later
+                time.sleep(float(again))
+                continue
+            return json.loads(raw) if raw else None
 
     def socket(self, path: str):
         """A WebSocket to ``path`` on the site, signed in with the token."""

@@ -17,8 +17,9 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games.api.fields import MAX_CELL, WholeNumberField
-from games.api.schema import answers, operation
+from games.api.schema import ENGINE_WORKING, answers, operation
 from games.api.serializers import InputSerializer
+from games.engine_work import asking
 from games.exams import positions, selectors, services
 from games.exams.models import Exam, Grade
 from games.play.models import Side, Variant
@@ -174,20 +175,35 @@ class ExamsApi(APIView):
         operation_id="exams_create",
         tags=["exams"],
         request=ExamCreateInputSerializer,
-        responses=answers({201: ExamCreatedSerializer}, 400, 401, body=True),
+        responses={**answers({201: ExamCreatedSerializer}, 400, 401, body=True), 202: ENGINE_WORKING},
         description='An exam: on 3x3, `"positions": "all"` asks every position reachable in play and not over '
         "(4,520); on 4x4 and 5x5 a number, 1 to 1,000, of positions sampled from random play (reproducibly "
-        "from `seed`). Every move's exact outcome is worked out now and stored, so answers are graded at once. "
+        "from `seed`; without one, the same seed until your next exam). The engine samples them in its own "
+        "processes, charged to you in seconds of engine time (at most 30): until it is done the answer is 202 "
+        "(`engine_working`) with Retry-After; send the same request again then. Every move's exact outcome is "
+        "stored, so answers are graded at once. "
         "Answer with POST to `answers`; read the grades at GET /api/exams/{id}/ and share `report`.",
     )
     def post(self, request):
         data = ExamCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        variant, count, seed = data.validated_data["variant"], data.validated_data["positions"], None
+        sampled = None
+        if variant != Variant.THREE and count is not None:
+            # Sampled and solved by the engine's processes, charged to the asker: 202 until it is done.
+            seed = data.validated_data.get("seed")
+            if seed is None:
+                seed = services.default_seed(request.user, variant, count)
+            size, seconds = Variant(variant).size, positions.SAMPLE_SECONDS
+            sampled = asking.ask(
+                request, positions.sample_job, size, count, seed, seconds, budget=seconds, at_once=False
+            )
         exam = services.exam_create(
             owner=request.user,
-            variant=data.validated_data["variant"],
-            count=data.validated_data["positions"],
-            seed=data.validated_data.get("seed"),
+            variant=variant,
+            count=count,
+            seed=seed,
+            sampled=sampled,
         )
         exam.position_rows = list(selectors.exam_positions(exam))
         return Response(ExamCreatedSerializer(exam, context={"request": request}).data, status=status.HTTP_201_CREATED)

@@ -11,6 +11,7 @@ skipped for another, so every stored outcome is exact.
 from __future__ import annotations
 
 import random
+import time
 from functools import cache
 
 from games import engine
@@ -29,6 +30,10 @@ QUICKER_LOSS = "quicker_loss"
 POSITION_BUDGET = 0.5
 #: The most positions a sampled exam asks.
 MOST_POSITIONS = 1000
+#: Seconds of engine time the sampling of one exam may take, in the engine's
+#: processes (never a request's thread): past them the exam has the positions
+#: found so far.
+SAMPLE_SECONDS = 30.0
 
 
 def outcomes_of(board: Board, budget: float | None = None) -> dict[str, dict] | None:
@@ -61,13 +66,15 @@ def every_position_3x3() -> tuple[tuple[str, dict[str, dict]], ...]:
     return tuple((str(board), outcomes_of(board)) for board in open_positions)
 
 
-def sampled_positions(size: int, count: int, seed: int) -> list[tuple[str, dict[str, dict]]]:
-    """``count`` different positions of a ``size`` board reached by random play
-    from ``seed``, none over, each with every move's exact outcome."""
+def sampled_positions(size: int, count: int, seed: int, seconds: float) -> list[tuple[str, dict[str, dict]]]:
+    """Up to ``count`` different positions of a ``size`` board reached by
+    random play from ``seed``, none over, each with every move's exact
+    outcome: those found within ``seconds``."""
     rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
     found: dict[str, dict[str, dict]] = {}
     attempts = 0
-    while len(found) < count and attempts < count * 50:
+    while len(found) < count and attempts < count * 50 and time.monotonic() < deadline:
         attempts += 1
         board = Board.empty(size)
         for _ in range(rng.randrange(size * size)):
@@ -76,10 +83,17 @@ def sampled_positions(size: int, count: int, seed: int) -> list[tuple[str, dict[
                 break
         if board.is_game_over() or str(board) in found:
             continue
-        outcomes = outcomes_of(board, POSITION_BUDGET)
+        outcomes = outcomes_of(board, min(POSITION_BUDGET, max(0.0, deadline - time.monotonic())))
         if outcomes is not None:
             found[str(board)] = outcomes
     return list(found.items())
+
+
+def sample_job(size: int, count: int, seed: int, seconds: float) -> tuple[list, float]:
+    """:func:`sampled_positions` as a job of the engine's pool
+    (games.engine_work.asking.ask): the positions, and the seconds they took."""
+    start = time.perf_counter()
+    return sampled_positions(size, count, seed, seconds), time.perf_counter() - start
 
 
 def _rank(result: dict) -> tuple[int, int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+import zlib
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -33,9 +33,19 @@ class AlreadyAnswered(GameError):
     code = "already_answered"
 
 
-def exam_create(*, owner, variant: str, count: int | None, seed: int | None = None) -> Exam:
+def default_seed(owner, variant: str, count: int) -> int:
+    """The seed of an exam asked without one: the same until the owner's next
+    exam is made, so asking again while the engine samples finds its work."""
+    made = Exam.objects.filter(owner=owner).count()
+    return zlib.crc32(f"{owner.pk}:{variant}:{count}:{made}".encode()) % 2**31
+
+
+def exam_create(
+    *, owner, variant: str, count: int | None, seed: int | None = None, sampled: list | None = None
+) -> Exam:
     """An exam on ``variant``: every 3x3 position when ``count`` is None, else
-    ``count`` positions sampled from ``seed`` (a random seed when None)."""
+    ``count`` positions sampled from ``seed`` (:func:`default_seed` when None):
+    ``sampled``, when the engine's pool has sampled them already."""
     if variant == Variant.THREE:
         if count is not None:
             raise InvalidInput('A 3x3 exam asks every position: send "positions": "all".')
@@ -45,8 +55,12 @@ def exam_create(*, owner, variant: str, count: int | None, seed: int | None = No
         if count is None:
             raise InvalidInput(f'"all" is for 3x3 only: ask 1 to {positions.MOST_POSITIONS} positions of {variant}.')
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-        chosen = positions.sampled_positions(Variant(variant).size, count, seed)
+            seed = default_seed(owner, variant, count)
+        if sampled is None:
+            sampled = positions.sampled_positions(Variant(variant).size, count, seed, positions.SAMPLE_SECONDS)
+        chosen = sampled
+        if not chosen:
+            raise InvalidInput("the engine found no position to ask in time; ask fewer, or try again")
     with transaction.atomic():
         exam = Exam.objects.create(owner=owner, variant=variant, seed=seed, positions_count=len(chosen))
         ExamPosition.objects.bulk_create(

@@ -214,3 +214,22 @@ def test_the_owners_profile_lists_their_exams_and_no_one_elses(user, bob, exam_3
     assert "Your exams" in text and report in text
     client.force_login(bob)
     assert report not in client.get(profile).content.decode()
+
+
+def test_a_sampled_exam_is_made_by_the_engines_processes_while_the_request_is_answered_202(as_alice, engine_processes):
+    """The sampling never holds a request: 202 and Retry-After until the pool is done, then the exam."""
+    import time
+
+    asked = {"variant": "5x5", "positions": 20}
+    first = as_alice.post(reverse("api:exams"), asked, format="json")
+    assert first.status_code == 202 and first.json()["code"] == "engine_working"
+    assert int(first["Retry-After"]) >= 1
+    assert not Exam.objects.exists()
+
+    for _ in range(60):
+        time.sleep(0.5)
+        again = as_alice.post(reverse("api:exams"), asked, format="json")
+        if again.status_code != 202:
+            break
+    assert again.status_code == 201, again.content
+    assert len(again.json()["positions"]) == 20 and Exam.objects.count() == 1
