@@ -112,7 +112,7 @@ def test_the_lowest_free_cell_bot_over_the_whole_exam(as_alice, exam_3x3, client
     assert reverse("games:tree_scoring") in text
     assert "missed an immediate win" in text and "missed a block of an immediate threat" in text
     wrong = 4520 - counts["best"]
-    assert f"{wrong} wrong answers (1–50 here)" in text
+    assert f"{wrong:,} wrong answers (1–50 here)" in text
     assert f"{reverse('games:analysis')}?board=" in text
     second = client.get(exam.get_absolute_url(), {"page": 2})
     assert "(51–100 here)" in second.content.decode()
