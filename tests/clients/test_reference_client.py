@@ -96,3 +96,29 @@ def test_a_bad_token_is_said_plainly(asgi_live_server):
 
     assert result.returncode == 1
     assert result.stderr.startswith("the site refused: 401 authentication_failed")
+
+
+def test_a_casual_game_between_two_bots_leaves_their_ratings_as_they_were(asgi_live_server, bot_account):
+    from games.stats.models import PlayerStats, RatingChange
+
+    a_user, token_a = bot_account("bot_a")
+    b_user, token_b = bot_account("bot_b")
+    for token in (token_a, token_b):  # both accounts become bots before their first game
+        tttbot.Site(asgi_live_server.url, token).call("POST", "/api/account/bot/")
+    site_a, site_b = tttbot.Site(asgi_live_server.url, token_a), tttbot.Site(asgi_live_server.url, token_b)
+
+    async def play() -> tuple[list, list]:
+        a_ready, b_ready = asyncio.Event(), asyncio.Event()
+        a_plays = asyncio.ensure_future(tttbot.serve(site_a, my_bot.choose_move, games=1, started=a_ready))
+        b_plays = asyncio.ensure_future(tttbot.serve(site_b, my_bot.choose_move, games=1, started=b_ready))
+        await asyncio.wait_for(asyncio.gather(a_ready.wait(), b_ready.wait()), 10)
+        sent = await asyncio.to_thread(tttbot.challenge, site_a, "bot_b", time_control="1+0", rated=False)
+        assert sent["rated"] is False
+        return await asyncio.wait_for(asyncio.gather(a_plays, b_plays), 60)
+
+    (game,), _ = asyncio.run(play())
+
+    assert game["status"] == "finished"
+    assert not RatingChange.objects.exists()
+    ratings = {stats.user_id: stats.rated_games for stats in PlayerStats.objects.filter(user__in=[a_user, b_user])}
+    assert all(rated == 0 for rated in ratings.values())

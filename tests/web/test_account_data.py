@@ -354,7 +354,13 @@ def test_the_opponent_keeps_the_games_marked_as_deleted_and_can_replay_them(clie
     gone = Client().get("/players/alice/")
     assert gone.status_code == 404 and "This square is empty" in gone.content.decode()
     api = as_bob.get(f"/api/games/{ongoing.pk}/").json()
-    assert api["o_player"] == {"username": None, "name": "Deleted player", "kind": "deleted", "level": None}
+    assert api["o_player"] == {
+        "username": None,
+        "name": "Deleted player",
+        "kind": "deleted",
+        "level": None,
+        "bot": False,
+    }
     assert (api["status"], api["result"], api["termination"]) == ("finished", "x_won", "resigned")
 
     # Bob's counters: what he had, plus the win by resignation, rated as any other.

@@ -45,7 +45,7 @@ def test_a_stopped_database_is_no_mail_per_request(client, admins, mailoutbox, m
     settings.ROOT_URLCONF = "tttsite.urls"
     from games.stats import views
 
-    monkeypatch.setattr(views.selectors, "leaderboard", lambda: (_ for _ in ()).throw(OperationalError("refused")))
+    monkeypatch.setattr(views.selectors, "leaderboard", lambda **_: (_ for _ in ()).throw(OperationalError("refused")))
     assert client.get("/leaderboard/").status_code == 503
     assert mailoutbox == []
 
