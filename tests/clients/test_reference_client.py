@@ -18,20 +18,24 @@ from tests.clients.conftest import CLIENT
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+async def _one_game(site_a, site_b, **choices) -> tuple[list, list]:
+    """Both bots listen on their lobby sockets, A challenges B ("bot_b") with
+    ``choices``, and both play the game to its end: the games as each saw them end."""
+    a_ready, b_ready = asyncio.Event(), asyncio.Event()
+    a_plays = asyncio.ensure_future(tttbot.serve(site_a, my_bot.choose_move, games=1, started=a_ready))
+    b_plays = asyncio.ensure_future(tttbot.serve(site_b, my_bot.choose_move, games=1, started=b_ready))
+    await asyncio.wait_for(asyncio.gather(a_ready.wait(), b_ready.wait()), 10)
+    sent = await asyncio.to_thread(tttbot.challenge, site_a, "bot_b", **choices)
+    assert sent["rated"] is choices.get("rated", True)
+    return await asyncio.wait_for(asyncio.gather(a_plays, b_plays), 60)
+
+
 def test_two_bots_play_a_clocked_game_with_no_request_after_the_accept(asgi_live_server, bot_account):
     _, token_a = bot_account("bot_a")
     _, token_b = bot_account("bot_b")
     site_a, site_b = tttbot.Site(asgi_live_server.url, token_a), tttbot.Site(asgi_live_server.url, token_b)
 
-    async def play() -> tuple[list, list]:
-        a_ready, b_ready = asyncio.Event(), asyncio.Event()
-        a_plays = asyncio.ensure_future(tttbot.serve(site_a, my_bot.choose_move, games=1, started=a_ready))
-        b_plays = asyncio.ensure_future(tttbot.serve(site_b, my_bot.choose_move, games=1, started=b_ready))
-        await asyncio.wait_for(asyncio.gather(a_ready.wait(), b_ready.wait()), 10)
-        await asyncio.to_thread(tttbot.challenge, site_a, "bot_b", time_control="1+0")
-        return await asyncio.wait_for(asyncio.gather(a_plays, b_plays), 60)
-
-    (game_a,), (game_b,) = asyncio.run(play())
+    (game_a,), (game_b,) = asyncio.run(_one_game(site_a, site_b, time_control="1+0"))
 
     # Two perfect players draw, and both saw the same end.
     assert game_a == game_b
@@ -107,16 +111,7 @@ def test_a_casual_game_between_two_bots_leaves_their_ratings_as_they_were(asgi_l
         tttbot.Site(asgi_live_server.url, token).call("POST", "/api/account/bot/")
     site_a, site_b = tttbot.Site(asgi_live_server.url, token_a), tttbot.Site(asgi_live_server.url, token_b)
 
-    async def play() -> tuple[list, list]:
-        a_ready, b_ready = asyncio.Event(), asyncio.Event()
-        a_plays = asyncio.ensure_future(tttbot.serve(site_a, my_bot.choose_move, games=1, started=a_ready))
-        b_plays = asyncio.ensure_future(tttbot.serve(site_b, my_bot.choose_move, games=1, started=b_ready))
-        await asyncio.wait_for(asyncio.gather(a_ready.wait(), b_ready.wait()), 10)
-        sent = await asyncio.to_thread(tttbot.challenge, site_a, "bot_b", time_control="1+0", rated=False)
-        assert sent["rated"] is False
-        return await asyncio.wait_for(asyncio.gather(a_plays, b_plays), 60)
-
-    (game,), _ = asyncio.run(play())
+    (game,), _ = asyncio.run(_one_game(site_a, site_b, time_control="1+0", rated=False))
 
     assert game["status"] == "finished"
     assert not RatingChange.objects.exists()

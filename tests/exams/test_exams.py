@@ -16,16 +16,6 @@ EXAMS = "/api/exams/"
 
 
 @pytest.fixture
-def as_alice(user):
-    return client_for(user)
-
-
-@pytest.fixture
-def as_bob(bob):
-    return client_for(bob)
-
-
-@pytest.fixture
 def exam_3x3(as_alice):
     response = as_alice.post(EXAMS, {"variant": "3x3", "positions": "all"}, format="json")
     assert response.status_code == 201, response.content
