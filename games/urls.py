@@ -21,6 +21,7 @@ urlpatterns = [
     path("account/", accounts.account, name="account"),
     path("account/games.json", accounts.account_games_json, name="account_games_json"),
     path("account/games.csv", accounts.account_games_csv, name="account_games_csv"),
+    path("account/bot/", accounts.account_bot, name="account_bot"),
     path("account/delete/", accounts.account_delete, name="account_delete"),
     path("account/tokens/", accounts.account_tokens, name="account_tokens"),
     path("account/tokens/<int:pk>/revoke/", accounts.account_token_revoke, name="account_token_revoke"),

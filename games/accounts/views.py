@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.accounts import exports, selectors, services
 from games.accounts.forms import AccountDeleteForm, SignUpForm
-from games.errors import AccountRefused
+from games.errors import AccountRefused, GameError
 from games.exams import selectors as exam_selectors
 from games.lobby.forms import ChallengeForm
 from games.play import selectors as play_selectors
@@ -102,8 +102,28 @@ def profile(request, username):
 @login_required
 @never_cache
 def account(request):
-    """What the site keeps about you, the downloads, and the way out."""
-    return render(request, "games/account.html", {"record": stats_selectors.player_record(request.user)})
+    """What the site keeps about you, the downloads, your bot settings, and the way out."""
+    context = {"record": stats_selectors.player_record(request.user), "bot": selectors.bot_of(request.user)}
+    return render(request, "games/account.html", context)
+
+
+@require_POST
+@login_required
+def account_bot(request):
+    """Make the account a bot (only before its first game, for good), or, for
+    a bot, say whether people may challenge it."""
+    accepts_people = request.POST.get("accepts_people") == "on"
+    try:
+        if request.POST.get("become") == "bot":
+            services.account_become_bot(user=request.user, accepts_people=accepts_people)
+            messages.success(request, "This account is a bot now: it plays through the API and the sockets.")
+        else:
+            services.bot_settings_update(user=request.user, accepts_people=accepts_people)
+            said = "People may challenge it." if accepts_people else "It declines challenges from people."
+            messages.success(request, f"Bot settings saved. {said}")
+    except GameError as refusal:
+        messages.error(request, f"{refusal.message[0].upper()}{refusal.message[1:]}.")
+    return redirect("games:account")
 
 
 @require_GET

@@ -31,7 +31,9 @@ def lobby_challenges_declined_lately(user, limit: int = LOBBY_LIMIT) -> list[Cha
     """``user``'s challenges declined within :data:`DECLINED_SHOWN_FOR`, with why, newest first."""
     since = timezone.now() - DECLINED_SHOWN_FOR
     declined = Challenge.objects.filter(challenger=user, status=ChallengeStatus.DECLINED, resolved_at__gte=since)
-    return list(declined.exclude(rematch_of__isnull=False).select_related("opponent").order_by("-resolved_at")[:limit])
+    return list(
+        declined.exclude(rematch_of__isnull=False).select_related("opponent__bot").order_by("-resolved_at")[:limit]
+    )
 
 
 def lobby_challenges_sent_to(user, limit: int = LOBBY_LIMIT) -> list[Challenge]:
