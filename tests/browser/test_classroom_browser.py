@@ -65,7 +65,7 @@ def _all_at_once(pages, address, answer):
 def test_a_class_of_forty_on_one_address_follows_the_course_and_nobody_is_refused(live_server, classroom):
     pages, problems = classroom
     site = live_server.url
-    _all_at_once(pages, lambda n: f"{site}/learn/", lambda page: page.get_by_role("link", name="Minimax"))
+    _all_at_once(pages, lambda n: f"{site}/learn/", lambda page: page.get_by_role("link", name="Minimax", exact=True))
     _all_at_once(
         pages,
         lambda n: f"{site}/learn/tree/?algorithm=minimax",
