@@ -179,15 +179,19 @@ def test_a_visitor_gets_two_searches_at_once_and_busy_beyond(client, slow_engine
     assert Client().get(ANALYSIS, {"board": "X..............O"}).status_code in (200, 202)
 
 
-def test_a_full_queue_is_busy_at_once(settings, slow_engine_processes):
+def test_a_full_queue_is_busy_at_once_and_the_page_asks_again_by_itself(settings, slow_engine_processes):
     settings.ENGINE_QUEUE = 1
     assert Client().get(ANALYSIS, {"board": SLOW_5X5[0]}).status_code == 202
     started = time.monotonic()
     response = Client().get(ANALYSIS, {"board": SLOW_5X5[1]})
     assert time.monotonic() - started < 1.0
     assert response.status_code == 503
-    assert int(response["Retry-After"]) >= 1
-    assert "The engine is busy with other searches" in response.content.decode()
+    wait = int(response["Retry-After"])
+    assert wait >= 1
+    html = response.content.decode()
+    assert "The engine is busy with other searches" in html
+    assert f'<meta http-equiv="refresh" content="{wait}">' in html
+    assert f"This page tries again by itself in {wait} seconds." in html
 
 
 def test_a_hint_on_a_game_page_says_working_then_comes(client, engine_processes):
