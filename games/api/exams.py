@@ -1,5 +1,6 @@
 """Exams in the API: a student's minimax answers positions and is graded
-against perfect play (games/exams/).
+against perfect play, and plays games against each level of the AI
+(games/exams/).
 
 Its own module beside views.py, in its pattern: one view per operation; input
 serializer, service or selector, output serializer. Every exam is its owner's:
@@ -16,13 +17,13 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games.api.fields import MAX_CELL, WholeNumberField
+from games.api.fields import MAX_CELL, OptionalChoiceField, WholeNumberField
 from games.api.schema import ENGINE_WORKING, answers, operation
 from games.api.serializers import InputSerializer
 from games.engine_work import asking
 from games.exams import positions, selectors, services
-from games.exams.models import Exam, Grade
-from games.play.models import Side, Variant
+from games.exams.models import Exam, ExamGame, Grade
+from games.play.models import Level, Result, Side, Status, Variant
 
 # --------------------------------------------------------------------------
 # What goes in and out.
@@ -32,22 +33,22 @@ from games.play.models import Side, Variant
     {
         "oneOf": [
             {"type": "string", "enum": ["all"]},
-            {"type": "integer", "minimum": 1, "maximum": positions.MOST_POSITIONS},
+            {"type": "integer", "minimum": 0, "maximum": positions.MOST_POSITIONS},
         ],
         "example": "all",
     }
 )
 class PositionsField(serializers.Field):
-    """ "all" (3x3) or a whole number of positions, 1 to 1,000 (4x4 and 5x5)."""
+    """ "all" (3x3) or a whole number of positions, 1 to 1,000 (4x4 and 5x5); 0 for none."""
 
     default_error_messages = {
-        "invalid": f'"all" or a whole number from 1 to {positions.MOST_POSITIONS}.',
+        "invalid": f'"all" or a whole number from 0 to {positions.MOST_POSITIONS}.',
     }
 
     def to_internal_value(self, data):
         if data == "all":
             return None
-        if isinstance(data, bool) or not isinstance(data, int) or not 1 <= data <= positions.MOST_POSITIONS:
+        if isinstance(data, bool) or not isinstance(data, int) or not 0 <= data <= positions.MOST_POSITIONS:
             self.fail("invalid")
         return data
 
@@ -58,8 +59,18 @@ class PositionsField(serializers.Field):
 class ExamCreateInputSerializer(InputSerializer):
     variant = serializers.ChoiceField(choices=Variant.choices, help_text="The board.")
     positions = PositionsField(
+        required=False,
+        default=0,
         help_text='"all": every 3x3 position reachable in play and not over (4,520). On 4x4 and 5x5, how many '
-        "positions to sample from random play, 1 to 1,000."
+        "positions to sample from random play, 1 to 1,000. 0 or absent: none, for an exam of games only.",
+    )
+    games = WholeNumberField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=services.MOST_GAMES,
+        help_text="How many games to play against each level of the AI (easy, medium, hard, perfect) on each "
+        "side, 0 to 10: 8 games for each one asked.",
     )
     seed = WholeNumberField(
         required=False,
@@ -85,6 +96,37 @@ class WrongAnswerSerializer(ExamPositionSerializer):
         return positions.best_cells(row.outcomes)
 
 
+#: A game of the exam, from the program's side.
+OUTCOMES = ["won", "drawn", "lost", "aborted", "playing"]
+
+
+class ExamGameSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="game_id", help_text="The game: play it at /api/games/{id}/ or its socket.")
+    level = serializers.ChoiceField(choices=Level.choices, help_text="The AI's level.")
+    side = serializers.ChoiceField(choices=Side.choices, help_text="Your program's side.")
+    status = serializers.ChoiceField(source="game.status", choices=Status.choices)
+    result = OptionalChoiceField(source="game.result", choices=Result.choices, help_text="Null until the game is over.")
+    outcome = serializers.SerializerMethodField(help_text="The game from your program's side.")
+    page = serializers.SerializerMethodField(help_text="The game's page, to watch or replay it.")
+
+    @extend_schema_field(serializers.ChoiceField(choices=["won", "drawn", "lost", "aborted", "playing"]))
+    def get_outcome(self, exam_game: ExamGame) -> str:
+        return selectors.outcome(exam_game)
+
+    @extend_schema_field(serializers.URLField())
+    def get_page(self, exam_game: ExamGame) -> str:
+        return self.context["request"].build_absolute_uri(exam_game.game.get_absolute_url())
+
+
+class ExamPlayedSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="8 for each game asked against each level on each side.")
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    aborted = serializers.IntegerField(help_text="Called off before both sides moved.")
+    playing = serializers.IntegerField(help_text="Not over yet.")
+
+
 class ExamCountsSerializer(serializers.Serializer):
     positions = serializers.IntegerField()
     answered = serializers.IntegerField()
@@ -99,13 +141,18 @@ class ExamSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     variant = serializers.ChoiceField(choices=Variant.choices)
     status = serializers.ChoiceField(
-        choices=[("open", "open"), ("finished", "finished")], help_text='"finished" once every position is answered.'
+        choices=[("open", "open"), ("finished", "finished")],
+        help_text='"finished" once every position is answered and every game is over.',
     )
     seed = serializers.IntegerField(allow_null=True, help_text="What sampled the positions; null on 3x3.")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
-    summary = serializers.SerializerMethodField(help_text='"4,520 positions: 4,438 best, 82 slower wins, 0 losses".')
+    summary = serializers.SerializerMethodField(
+        help_text='"4,520 positions: 4,438 best, 82 slower wins, 0 losses; 8 games: 2 won, 6 drawn, 0 lost".'
+    )
     counts = serializers.SerializerMethodField()
+    games_per_side = serializers.IntegerField(help_text="Games against each level of the AI on each side.")
+    played = serializers.SerializerMethodField(help_text="The games' results, from your program's side.")
     report = serializers.SerializerMethodField(help_text="The report page: anyone with this link may read it.")
     answers = serializers.SerializerMethodField(help_text="Where to POST the answers.")
 
@@ -115,6 +162,10 @@ class ExamSerializer(serializers.Serializer):
     @extend_schema_field(ExamCountsSerializer)
     def get_counts(self, exam):
         return selectors.counts(exam)
+
+    @extend_schema_field(ExamPlayedSerializer)
+    def get_played(self, exam):
+        return selectors.played_counts(exam)
 
     @extend_schema_field(serializers.URLField())
     def get_report(self, exam) -> str:
@@ -129,10 +180,14 @@ class ExamCreatedSerializer(ExamSerializer):
     positions = ExamPositionSerializer(
         source="position_rows", many=True, help_text="Every position to answer, in order."
     )
+    games = ExamGameSerializer(
+        source="game_rows", many=True, help_text="Every game to play; where the AI has X it has moved."
+    )
 
 
 class ExamReportSerializer(ExamSerializer):
     wrong_answers = WrongAnswerSerializer(many=True, help_text="Every answer graded other than best, in order.")
+    games = ExamGameSerializer(source="game_rows", many=True, help_text="Every game, with its outcome.")
 
 
 class AnswerSerializer(serializers.Serializer):
@@ -154,6 +209,7 @@ class AnswersInputSerializer(InputSerializer):
 
 def _report(exam: Exam, request, code: int = status.HTTP_200_OK) -> Response:
     exam.wrong_answers = list(selectors.wrong_answers(exam))
+    exam.game_rows = selectors.exam_games(exam)
     return Response(ExamReportSerializer(exam, context={"request": request}).data, status=code)
 
 
@@ -182,6 +238,9 @@ class ExamsApi(APIView):
         "processes, charged to you in seconds of engine time (at most 30): until it is done the answer is 202 "
         "(`engine_working`) with Retry-After; send the same request again then. Every move's exact outcome is "
         "stored, so answers are graded at once. "
+        "With `games`, the exam also starts that many games against each level of the AI on each side, "
+        "seeded so each can be replayed: play them as any game, over REST or the game's socket; each result "
+        "is counted as the game ends. "
         "Answer with POST to `answers`; read the grades at GET /api/exams/{id}/ and share `report`.",
     )
     def post(self, request):
@@ -189,7 +248,7 @@ class ExamsApi(APIView):
         data.is_valid(raise_exception=True)
         variant, count, seed = data.validated_data["variant"], data.validated_data["positions"], None
         sampled = None
-        if variant != Variant.THREE and count is not None:
+        if variant != Variant.THREE and count:
             # Sampled and solved by the engine's processes, charged to the asker: 202 until it is done.
             seed = data.validated_data.get("seed")
             if seed is None:
@@ -204,8 +263,10 @@ class ExamsApi(APIView):
             count=count,
             seed=seed,
             sampled=sampled,
+            games=data.validated_data["games"],
         )
         exam.position_rows = list(selectors.exam_positions(exam))
+        exam.game_rows = selectors.exam_games(exam)
         return Response(ExamCreatedSerializer(exam, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 

@@ -4,7 +4,24 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games.exams.models import Exam
+from games.exams.models import Exam, ExamGame
+
+
+class ExamGameInline(admin.TabularInline):
+    """The exam's games, each linking to the game in the admin."""
+
+    model = ExamGame
+    fields = ["game", "level", "side"]
+    readonly_fields = fields
+    show_change_link = False
+    extra = 0
+    can_delete = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("game")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Exam)
@@ -17,13 +34,31 @@ class ExamAdmin(admin.ModelAdmin):
         "answered",
         "best",
         "losses",
+        "games_count",
+        "games_lost",
         "created_at",
         "finished_at",
     ]
     list_filter = ["variant"]
     search_fields = ["owner__username", "key"]
     list_select_related = ["owner"]
-    readonly_fields = ["owner", "variant", "seed", "key", "created_at", "finished_at", "positions_count", "answered"]
+    readonly_fields = [
+        "owner",
+        "variant",
+        "seed",
+        "key",
+        "created_at",
+        "finished_at",
+        "positions_count",
+        "answered",
+        "games_per_side",
+        "games_count",
+        "games_won",
+        "games_drawn",
+        "games_lost",
+        "games_aborted",
+    ]
+    inlines = [ExamGameInline]
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -1,9 +1,11 @@
 """An exam: positions a student's program answers through the API, each answer
-graded against every move's exact outcome, stored when the exam was made.
+graded against every move's exact outcome, stored when the exam was made; and
+games it plays against each level of the AI, on both sides.
 
 The outcomes are stored, not searched again: an exam is made once (3x3 from a
 table of every position, 4x4 and 5x5 by the engine when the exam is created)
-and every later answer, report and page reads them.
+and every later answer, report and page reads them. The games are ordinary
+games against the AI; as each one ends, its result is counted on the exam.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from games.play.models import Side, Variant
+from games.play.models import Game, Level, Side, Variant
 
 
 class Grade(models.TextChoices):
@@ -46,6 +48,14 @@ class Exam(models.Model):
     wins_to_draws = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
     quicker_losses = models.PositiveIntegerField(default=0)
+    games_per_side = models.PositiveSmallIntegerField(
+        default=0, help_text="Games against each level of the AI, on each side."
+    )
+    games_count = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveIntegerField(default=0)
+    games_drawn = models.PositiveIntegerField(default=0)
+    games_lost = models.PositiveIntegerField(default=0)
+    games_aborted = models.PositiveIntegerField(default=0, help_text="Called off before both sides moved.")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -60,6 +70,15 @@ class Exam(models.Model):
     @property
     def status(self) -> str:
         return "finished" if self.finished_at else "open"
+
+    @property
+    def games_over(self) -> int:
+        return self.games_won + self.games_drawn + self.games_lost + self.games_aborted
+
+    @property
+    def is_done(self) -> bool:
+        """Every position answered and every game over: the exam finishes now."""
+        return self.answered == self.positions_count and self.games_over == self.games_count
 
 
 class ExamPosition(models.Model):
@@ -77,3 +96,19 @@ class ExamPosition(models.Model):
 
     def __str__(self) -> str:
         return f"{self.exam_id}#{self.index} {self.board}"
+
+
+class ExamGame(models.Model):
+    """One of the exam's games: the program, on ``side``, against the AI at ``level``."""
+
+    exam = models.ForeignKey(Exam, on_delete=models.CASCADE, related_name="exam_games")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="exam_game")
+    level = models.CharField(max_length=7, choices=Level.choices)
+    side = models.CharField(max_length=1, choices=Side.choices, help_text="The program's side.")
+
+    class Meta:
+        ordering = ["exam", "id"]
+        verbose_name = "exam game"
+
+    def __str__(self) -> str:
+        return f"{self.exam_id}: {self.side} against {self.level} (game {self.game_id})"

@@ -1,11 +1,12 @@
-"""Reads on exams: a player's exams, one exam, its report and its wrong answers."""
+"""Reads on exams: a player's exams, one exam, its report, its wrong answers and its games."""
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
 
 from games.exams import positions
-from games.exams.models import Exam, ExamPosition, Grade
+from games.exams.models import Exam, ExamGame, ExamPosition, Grade
+from games.play.models import Level, Result, Side, Status
 
 #: The wrong answers a report shows at once; the page pages through the rest.
 WRONG_PER_PAGE = 50
@@ -40,7 +41,26 @@ def _plural(n: int, one: str, many: str) -> str:
 
 
 def summary(exam: Exam) -> str:
-    """One sentence: "4,520 positions: 4,438 best, 82 slower wins, 0 losses"."""
+    """One sentence: "4,520 positions: 4,438 best, 82 slower wins, 0 losses",
+    and the games: "; 8 games: 2 won, 6 drawn, 0 lost"."""
+    said = [_positions_summary(exam)] if exam.positions_count else []
+    if exam.games_count:
+        said.append(games_summary(exam))
+    return "; ".join(said)
+
+
+def games_summary(exam: Exam) -> str:
+    """ "8 games: 2 won, 6 drawn, 0 lost", with those called off or still being played."""
+    parts = [f"{exam.games_won:,} won", f"{exam.games_drawn:,} drawn", f"{exam.games_lost:,} lost"]
+    if exam.games_aborted:
+        parts.append(f"{exam.games_aborted:,} called off")
+    playing = exam.games_count - exam.games_over
+    if playing:
+        parts.append(f"{playing:,} being played")
+    return f"{_plural(exam.games_count, 'game', 'games')}: {', '.join(parts)}"
+
+
+def _positions_summary(exam: Exam) -> str:
     parts = [f"{exam.best:,} best", _plural(exam.slower_wins, "slower win", "slower wins")]
     if exam.wins_to_draws:
         parts.append(_plural(exam.wins_to_draws, "win thrown to a draw", "wins thrown to a draw"))
@@ -63,6 +83,50 @@ def counts(exam: Exam) -> dict[str, int]:
         Grade.LOSS.value: exam.losses,
         Grade.QUICKER_LOSS.value: exam.quicker_losses,
     }
+
+
+def played_counts(exam: Exam) -> dict[str, int]:
+    return {
+        "games": exam.games_count,
+        "won": exam.games_won,
+        "drawn": exam.games_drawn,
+        "lost": exam.games_lost,
+        "aborted": exam.games_aborted,
+        "playing": exam.games_count - exam.games_over,
+    }
+
+
+def exam_games(exam: Exam) -> list[ExamGame]:
+    """The exam's games with their games, by level, the program's side, and order."""
+    return list(ExamGame.objects.filter(exam=exam).select_related("game").order_by("id"))
+
+
+def outcome(exam_game: ExamGame) -> str:
+    """The game from the program's side: "won", "drawn", "lost", "aborted" or "playing"."""
+    game = exam_game.game
+    if game.status == Status.ABORTED:
+        return "aborted"
+    if game.status != Status.FINISHED:
+        return "playing"
+    if game.result == Result.DRAW:
+        return "drawn"
+    return "won" if game.result == (Result.X_WON if exam_game.side == Side.X else Result.O_WON) else "lost"
+
+
+def played_table(games: list[ExamGame]) -> list[dict]:
+    """The report's table: a row per level, with the program's games as X
+    and as O, each side's games and how many were won, drawn and lost."""
+    rows = []
+    for level in Level:
+        row = {"level": level, "sides": []}
+        for side in Side:
+            mine = [g for g in games if g.level == level and g.side == side]
+            tally = {"won": 0, "drawn": 0, "lost": 0, "aborted": 0, "playing": 0}
+            for exam_game in mine:
+                tally[outcome(exam_game)] += 1
+            row["sides"].append({"side": side, "games": [(g, outcome(g)) for g in mine], **tally})
+        rows.append(row)
+    return rows
 
 
 def loss_patterns(exam: Exam) -> dict[str, int]:

@@ -1,4 +1,5 @@
-"""Writes on exams: making one, and recording a batch of answers."""
+"""Writes on exams: making one, recording a batch of answers, and counting
+its games as they end (games/exams/signals.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ from django.utils import timezone
 
 from games.errors import GameError, InvalidInput
 from games.exams import positions
-from games.exams.models import Exam, ExamPosition, Grade
-from games.play.models import Variant
+from games.exams.models import Exam, ExamGame, ExamPosition, Grade
+from games.play import services as play_services
+from games.play.models import Game, Level, Result, Side, Variant
+from games.play.players import Player
 
 #: The most answers one request may carry.
 MOST_ANSWERS = 1000
+#: The most games an exam plays against each level on each side.
+MOST_GAMES = 10
 
 #: The Exam counter each grade adds to.
 GRADE_COUNTERS = {
@@ -41,12 +46,26 @@ def default_seed(owner, variant: str, count: int) -> int:
 
 
 def exam_create(
-    *, owner, variant: str, count: int | None, seed: int | None = None, sampled: list | None = None
+    *,
+    owner,
+    variant: str,
+    count: int | None,
+    seed: int | None = None,
+    sampled: list | None = None,
+    games: int = 0,
 ) -> Exam:
     """An exam on ``variant``: every 3x3 position when ``count`` is None, else
     ``count`` positions sampled from ``seed`` (:func:`default_seed` when None):
-    ``sampled``, when the engine's pool has sampled them already."""
-    if variant == Variant.THREE:
+    ``sampled``, when the engine's pool has sampled them already; none when
+    ``count`` is 0. And ``games`` games against each level of the AI on each
+    side, started now: where the AI has the first move it has made it."""
+    if not 0 <= games <= MOST_GAMES:
+        raise InvalidInput(f"An exam plays 0 to {MOST_GAMES} games against each level on each side.")
+    if count == 0:
+        if not games:
+            raise InvalidInput("Ask for positions, games, or both: an exam with neither has nothing to grade.")
+        chosen, seed = [], None
+    elif variant == Variant.THREE:
         if count is not None:
             raise InvalidInput('A 3x3 exam asks every position: send "positions": "all".')
         chosen = positions.every_position_3x3()
@@ -62,7 +81,14 @@ def exam_create(
         if not chosen:
             raise InvalidInput("the engine found no position to ask in time; ask fewer, or try again")
     with transaction.atomic():
-        exam = Exam.objects.create(owner=owner, variant=variant, seed=seed, positions_count=len(chosen))
+        exam = Exam.objects.create(
+            owner=owner,
+            variant=variant,
+            seed=seed,
+            positions_count=len(chosen),
+            games_per_side=games,
+            games_count=games * len(Level) * len(Side),
+        )
         ExamPosition.objects.bulk_create(
             ExamPosition(
                 exam=exam, index=index, board=board, to_move="X" if board.count("X") == board.count("O") else "O",
@@ -70,7 +96,22 @@ def exam_create(
             )
             for index, (board, outcomes) in enumerate(chosen)
         )  # fmt: skip
+        _start_games(exam, owner)
     return exam
+
+
+def _start_games(exam: Exam, owner) -> None:
+    """The exam's games: against each level, the program playing X and then O,
+    each game's AI seeded from the exam so its choices can be replayed."""
+    player = Player(user=owner)
+    for level in Level:
+        for side in Side:
+            for number in range(exam.games_per_side):
+                seed = zlib.crc32(f"exam:{exam.pk}:{level}:{side}:{number}".encode()) % 2**31
+                game = play_services.game_create_against_ai(
+                    player=player, variant=exam.variant, side=side, level=level, seed=seed
+                )
+                ExamGame.objects.create(exam=exam, game=game, level=level, side=side)
 
 
 @dataclass(frozen=True)
@@ -112,7 +153,35 @@ def exam_answer(*, exam_id: int, owner, answers: list[Answer]) -> Exam:
             answered=F("answered") + len(answers), **{name: F(name) + n for name, n in counts.items() if n}
         )
         exam.refresh_from_db()
-        if exam.answered == exam.positions_count and exam.finished_at is None:
-            exam.finished_at = timezone.now()
-            exam.save(update_fields=["finished_at"])
+        _finish_if_done(exam)
     return exam
+
+
+def _finish_if_done(exam: Exam) -> None:
+    """A locked, fresh exam with every position answered and every game over finishes now."""
+    if exam.is_done and exam.finished_at is None:
+        exam.finished_at = timezone.now()
+        exam.save(update_fields=["finished_at"])
+
+
+def _outcome_counter(game: Game, side: str) -> str:
+    """The Exam counter a game that ended adds to, from the program's side."""
+    if game.result == Result.DRAW:
+        return "games_drawn"
+    won = Result.X_WON if side == Side.X else Result.O_WON
+    return "games_won" if game.result == won else "games_lost"
+
+
+def exam_game_ended(*, game: Game, aborted: bool = False) -> None:
+    """Count a game that has just ended, or was called off, on its exam, if
+    it is an exam's game; the exam finishes with its last game. Called in the
+    transaction that ended the game, so the count commits with it."""
+    try:
+        exam_game = ExamGame.objects.get(game=game)
+    except ExamGame.DoesNotExist:
+        return
+    counter = "games_aborted" if aborted else _outcome_counter(game, exam_game.side)
+    exam = Exam.objects.select_for_update().get(pk=exam_game.exam_id)
+    Exam.objects.filter(pk=exam.pk).update(**{counter: F(counter) + 1})
+    exam.refresh_from_db()
+    _finish_if_done(exam)

@@ -25,7 +25,7 @@ from games.play.clocks import TimeControl
 from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
 from games.play.players import Player
 from games.play.selectors import game_cells, game_detail
-from games.play.signals import game_finished
+from games.play.signals import game_aborted, game_finished
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,7 @@ def _abort(game: Game, now=None) -> None:
     game.deadline = None
     game.draw_offer = game.takeback_offer = ""
     game.save(update_fields=["status", "finished_at", "deadline", "draw_offer", "takeback_offer", "updated_at"])
+    game_aborted.send(sender=Game, game=game)
     live.publish_game(game, "aborted")
     if not game.ai_side:
         live.publish_lobby("game_ended", game=game.pk)
