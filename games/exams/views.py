@@ -36,7 +36,8 @@ def _shown(row, analysis: str) -> dict:
 
 @require_GET
 def exam_report(request, key: str):
-    """The report: the summary, the pattern behind the mistakes, and every wrong answer, a page at a time."""
+    """The report: the summary, the pattern behind the mistakes, every wrong
+    answer a page at a time, and the games against each level."""
     try:
         exam = selectors.exam_by_key(key)
     except Exam.DoesNotExist:
@@ -54,5 +55,7 @@ def exam_report(request, key: str):
             "page": page,
             "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),
             "grades": Grade,
+            "played": selectors.played_table(selectors.exam_games(exam)) if exam.games_count else None,
+            "games_summary": selectors.games_summary(exam) if exam.games_count else "",
         },
     )
