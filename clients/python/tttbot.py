@@ -8,6 +8,7 @@ and run it:
 
     python my_bot.py exam                  # the 3x3 exam: every position, graded
     python my_bot.py exam --variant 4x4 --positions 200
+    python my_bot.py exam --games 2        # and 2 games against each AI level, as X and as O
     python my_bot.py play                  # accept challenges and play them
     python my_bot.py challenge other_bot   # challenge another account, and play it
 
@@ -35,6 +36,8 @@ ChooseMove = Callable[[str, str], int]
 
 #: The most answers one request to an exam takes.
 BATCH = 1000
+#: How many of an exam's games are played at once, each over its own socket.
+GAMES_AT_ONCE = 4
 
 
 class ApiError(Exception):
@@ -88,17 +91,33 @@ class Site:
 # -- the exam -------------------------------------------------------------------
 
 
-def take_exam(site: Site, choose_move: ChooseMove, variant: str = "3x3", positions: str | int = "all") -> dict:
+def take_exam(
+    site: Site, choose_move: ChooseMove, variant: str = "3x3", positions: str | int = "all", games: int = 0
+) -> dict:
     """Ask for an exam, answer every position with ``choose_move`` (in batches
-    of up to 1,000), and return the graded report."""
-    exam = site.call("POST", "/api/exams/", {"variant": variant, "positions": positions})
+    of up to 1,000), play its ``games`` games against each level of the AI on
+    each side over their sockets, and return the graded report."""
+    exam = site.call("POST", "/api/exams/", {"variant": variant, "positions": positions, "games": games})
     answers = [
         {"position": position["index"], "cell": choose_move(position["board"], position["to_move"])}
         for position in exam["positions"]
     ]
     for start in range(0, len(answers), BATCH):
         site.call("POST", f"/api/exams/{exam['id']}/answers/", {"answers": answers[start : start + BATCH]})
+    if exam["games"]:
+        asyncio.run(_play_all(site, [game["id"] for game in exam["games"]], choose_move))
     return site.call("GET", f"/api/exams/{exam['id']}/")
+
+
+async def _play_all(site: Site, game_ids: list[int], choose_move: ChooseMove) -> list[dict]:
+    """Play every game, GAMES_AT_ONCE at a time; the games as they ended."""
+    turns = asyncio.Semaphore(GAMES_AT_ONCE)
+
+    async def one(game_id: int) -> dict:
+        async with turns:
+            return await play_game(site, game_id, choose_move)
+
+    return await asyncio.gather(*(one(game_id) for game_id in game_ids))
 
 
 # -- live games -----------------------------------------------------------------
@@ -197,7 +216,8 @@ def main(choose_move: ChooseMove, argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     exam = commands.add_parser("exam", help="take an exam and print its report's link")
     exam.add_argument("--variant", default="3x3", choices=["3x3", "4x4", "5x5"])
-    exam.add_argument("--positions", default="all", help='"all" (3x3) or how many (4x4, 5x5)')
+    exam.add_argument("--positions", default="all", help='"all" (3x3), how many (4x4, 5x5), or 0 for none')
+    exam.add_argument("--games", type=int, default=0, help="games against each AI level on each side, 0 to 10")
     play = commands.add_parser("play", help="accept challenges and play them")
     play.add_argument("--games", type=int, default=None, help="stop after this many games")
     versus = commands.add_parser("challenge", help="challenge an account and play the game")
@@ -211,7 +231,7 @@ def main(choose_move: ChooseMove, argv: list[str] | None = None) -> int:
     try:
         if args.command == "exam":
             positions = args.positions if args.positions == "all" else int(args.positions)
-            report = take_exam(site, choose_move, args.variant, positions)
+            report = take_exam(site, choose_move, args.variant, positions, args.games)
             print(report["summary"])
             print(report["report"])
         elif args.command == "play":

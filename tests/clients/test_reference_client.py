@@ -1,10 +1,12 @@
 """clients/python/: a student's minimax plugged into the reference client
-takes the whole 3x3 exam and plays a live game against another bot over the
-sockets, on a 1+0 clock, making no request once the challenge is accepted."""
+takes the whole 3x3 exam with its games against the AI, and plays a live game
+against another bot over the sockets, on a 1+0 clock, making no request once
+the challenge is accepted."""
 
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.request
@@ -72,7 +74,7 @@ def test_a_bot_declines_with_a_reason_and_the_challenger_hears_it(asgi_live_serv
 def test_a_student_takes_the_whole_3x3_exam_and_gets_the_report_link(asgi_live_server, bot_account):
     _, token = bot_account("student")
     result = subprocess.run(
-        [sys.executable, "my_bot.py", "exam"],
+        [sys.executable, "my_bot.py", "exam", "--games", "1"],
         cwd=CLIENT,
         env={**os.environ, "TTT_SITE": asgi_live_server.url, "TTT_TOKEN": token},
         capture_output=True,
@@ -83,9 +85,14 @@ def test_a_student_takes_the_whole_3x3_exam_and_gets_the_report_link(asgi_live_s
 
     assert result.returncode == 0, result.stderr
     summary, link = result.stdout.splitlines()
-    assert summary == "4,520 positions: 4,520 best, 0 slower wins, 0 losses"
+    # Every position best; the games against each level, as X and as O, over
+    # their sockets: a perfect program never loses, and draws the Perfect AI.
+    positions, games = summary.split("; ")
+    assert positions == "4,520 positions: 4,520 best, 0 slower wins, 0 losses"
+    played = re.fullmatch(r"8 games: (\d) won, (\d) drawn, 0 lost", games)
+    assert played and int(played[1]) + int(played[2]) == 8 and int(played[2]) >= 2, games
     report = urllib.request.urlopen(link, timeout=30).read().decode()
-    assert "4,520 positions: 4,520 best, 0 slower wins, 0 losses" in report
+    assert summary in report and "Against the AI: 8 games" in report
 
 
 def test_a_bad_token_is_said_plainly(asgi_live_server):
