@@ -49,18 +49,20 @@ def head_to_head(user, limit: int = HEAD_TO_HEAD_LIMIT) -> list[dict]:
     """``user``'s record against the ``limit`` people they have played most, from
     the counters kept as games end, in one query.
 
-    One row per opponent, most games first: ``opponent`` (a username), ``games``,
-    ``won``, ``drawn`` and ``lost`` from ``user``'s side. Games against the AI, and
-    games whose opponent deleted their account, are left out.
+    One row per opponent, most games first: ``opponent`` (a username), ``bot``
+    (whether the opponent is a bot), ``games``, ``won``, ``drawn`` and ``lost``
+    from ``user``'s side. Games against the AI, and games whose opponent
+    deleted their account, are left out.
     """
     rows = (
         HeadToHead.objects.filter(user=user)
         .order_by("-games", "opponent__username")
-        .values("opponent__username", "games", "wins", "losses", "draws")[:limit]
+        .values("opponent__username", "opponent__bot", "games", "wins", "losses", "draws")[:limit]
     )
     return [
         {
             "opponent": r["opponent__username"],
+            "bot": r["opponent__bot"] is not None,
             "games": r["games"],
             "won": r["wins"],
             "drawn": r["draws"],

@@ -6,6 +6,7 @@ from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.accounts import services as accounts_services
 from games.lobby import services as lobby_services
 from games.play import services
 from games.play.models import Game
@@ -40,10 +41,12 @@ def test_wins_losses_and_draws_per_opponent_in_one_query(user, django_user_model
         rows = selectors.head_to_head(user)
     assert len(queries) == 1
     assert rows == [
-        {"opponent": "bob", "games": 3, "won": 1, "lost": 1, "drawn": 1},
-        {"opponent": "carol", "games": 1, "won": 1, "lost": 0, "drawn": 0},
+        {"opponent": "bob", "bot": False, "games": 3, "won": 1, "lost": 1, "drawn": 1},
+        {"opponent": "carol", "bot": False, "games": 1, "won": 1, "lost": 0, "drawn": 0},
     ]
-    assert selectors.head_to_head(bob) == [{"opponent": "alice", "games": 3, "won": 1, "lost": 1, "drawn": 1}]
+    assert selectors.head_to_head(bob) == [
+        {"opponent": "alice", "bot": False, "games": 3, "won": 1, "lost": 1, "drawn": 1}
+    ]
 
 
 def test_the_include_shows_a_table_only_when_there_is_something_to_show(user, django_user_model):
@@ -77,3 +80,12 @@ def test_a_players_page_shows_results_from_that_players_side_whoever_looks(clien
         assert '<span class="badge badge--win">Won</span>' in recent, viewer
         assert '<span class="badge badge--loss">Lost</span>' not in recent, viewer
         assert "vs alice" in recent
+
+
+def test_a_bot_opponent_wears_its_badge_in_the_table(user, django_user_model):
+    robot = django_user_model.objects.create_user("robot", password="x")
+    accounts_services.account_become_bot(user=robot, accepts_people=True)
+    _play(user, robot, X_WINS)
+    assert selectors.head_to_head(user)[0]["bot"] is True
+    html = Template('{% include "games/_head_to_head.html" %}').render(Context({"player": user}))
+    assert '<a href="/players/robot/">robot</a> <abbr class="badge badge--bot"' in html
