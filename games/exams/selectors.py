@@ -24,7 +24,7 @@ def exam_of(owner, exam_id: int) -> Exam:
 
 def exam_by_key(key: str) -> Exam:
     """The exam a shared link names."""
-    return Exam.objects.select_related("owner").get(key=key)
+    return Exam.objects.select_related("owner__bot").get(key=key)
 
 
 def exam_positions(exam: Exam) -> QuerySet[ExamPosition]:
