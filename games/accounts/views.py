@@ -84,6 +84,8 @@ def profile(request, username):
             if bot is not None and request.user.is_authenticated and request.user != player
             else None,
             "declines_you": bot is not None and not bot.accepts_people and not is_bot(request.user),
+            # Only a game between two bots may be rated.
+            "rated_choice": is_bot(request.user),
             "is_owner": request.user == player,
             "exams": exam_selectors.exams_of(player)[:5] if request.user == player else (),
             "record": stats_selectors.player_record(player),

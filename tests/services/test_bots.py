@@ -7,7 +7,7 @@ from games.accounts import services as accounts_services
 from games.errors import AccountRefused, ChallengeRefused
 from games.lobby import pairing_services
 from games.lobby import services as lobby_services
-from games.lobby.models import PairingStatus
+from games.lobby.models import Challenge, PairingStatus
 from games.play import services
 from games.play.models import Bot, Game
 from games.play.players import Player
@@ -111,13 +111,35 @@ def test_a_bots_profile_shows_the_badge_and_a_challenge_form(people, client):
     client.force_login(ann)
     html = client.get(reverse("games:profile", args=["cat"])).content.decode()
     assert ">BOT</abbr>" in html and "Challenge cat" in html
+    # A clock of one's own, and no rated choice: a person's game with a bot is casual.
+    assert 'name="clock_minutes"' in html and 'name="clock_increment"' in html
+    assert 'name="rated"' not in html and "A game between a person and a bot is casual" in html
     response = client.post(
         reverse("games:challenge_new"),
-        {"kind": "direct", "opponent_username": "cat", "side": "random", "variant": "3x3"},
+        {
+            "kind": "direct",
+            "opponent_username": "cat",
+            "side": "random",
+            "variant": "3x3",
+            "time_control": "custom",
+            "clock_minutes": "2",
+            "clock_increment": "1",
+        },
     )
     assert response.status_code == 302
+    challenge = Challenge.objects.get(opponent=cat)
+    assert (challenge.clock_initial, challenge.clock_increment, challenge.rated) == (120, 1, False)
     html = client.get(reverse("games:profile", args=["ann"])).content.decode()
     assert ">BOT</abbr>" not in html
+
+
+def test_a_bot_on_another_bots_profile_chooses_rated_or_casual(people, client):
+    _, ben, cat = people
+    for user in (ben, cat):
+        accounts_services.account_become_bot(user=user)
+    client.force_login(ben)
+    html = client.get(reverse("games:profile", args=["cat"])).content.decode()
+    assert 'name="rated"' in html and "is casual" not in html
 
 
 def test_the_bots_leaderboard_lists_rated_games_between_bots_in_a_few_queries(
