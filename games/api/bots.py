@@ -43,12 +43,6 @@ BOT_REFUSED = error("Refused: the account has played a game already (`has_played
 NOT_A_BOT = error("Refused: this account is not a bot (`not_a_bot`): POST first.")
 
 
-def _input(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 class AccountBotApi(APIView):
     """/api/account/bot/: your account as a bot (GET), become one (POST), its settings (PATCH)."""
 
@@ -77,7 +71,7 @@ class AccountBotApi(APIView):
         "Asking again answers the bot as it is (200) and changes nothing.",
     )
     def post(self, request):
-        data = _input(BotInputSerializer, request.data)
+        data = BotInputSerializer.validated(request.data)
         bot, created = accounts_services.account_become_bot(user=request.user, accepts_people=data["accepts_people"])
         return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -90,6 +84,6 @@ class AccountBotApi(APIView):
         "`bot_declines_people` for them), true lets them challenge it again. A 409 `not_a_bot` for a person's account.",
     )
     def patch(self, request):
-        data = _input(BotSettingsInputSerializer, request.data)
+        data = BotSettingsInputSerializer.validated(request.data)
         bot = accounts_services.bot_settings_update(user=request.user, accepts_people=data.get("accepts_people"))
         return Response(BotSerializer(bot).data)

@@ -120,9 +120,8 @@ class GameChatApi(APIView):
         "WebSocket as a `chat` event carrying the message.",
     )
     def post(self, request, pk: int):
-        data = ChatMessageInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        message = chat_services.chat_send(game_id=pk, player=player_of(request), text=data.validated_data["text"])
+        text = ChatMessageInputSerializer.validated(request.data)["text"]
+        message = chat_services.chat_send(game_id=pk, player=player_of(request), text=text)
         return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
 

@@ -244,13 +244,12 @@ class ExamsApi(APIView):
         "Answer with POST to `answers`; read the grades at GET /api/exams/{id}/ and share `report`.",
     )
     def post(self, request):
-        data = ExamCreateInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        variant, count, seed = data.validated_data["variant"], data.validated_data["positions"], None
+        data = ExamCreateInputSerializer.validated(request.data)
+        variant, count, seed = data["variant"], data["positions"], None
         sampled = None
         if variant != Variant.THREE and count:
             # Sampled and solved by the engine's processes, charged to the asker: 202 until it is done.
-            seed = data.validated_data.get("seed")
+            seed = data.get("seed")
             if seed is None:
                 seed = services.default_seed(request.user, variant, count)
             size, seconds = Variant(variant).size, positions.SAMPLE_SECONDS
@@ -263,7 +262,7 @@ class ExamsApi(APIView):
             count=count,
             seed=seed,
             sampled=sampled,
-            games=data.validated_data["games"],
+            games=data["games"],
         )
         exam.position_rows = list(selectors.exam_positions(exam))
         exam.game_rows = selectors.exam_games(exam)
@@ -294,11 +293,8 @@ class ExamAnswersApi(APIView):
         "answered the exam is finished. The answer is the report, as GET gives it.",
     )
     def post(self, request, pk: int):
-        data = AnswersInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        answers = AnswersInputSerializer.validated(request.data)["answers"]
         exam = services.exam_answer(
-            exam_id=pk,
-            owner=request.user,
-            answers=[services.Answer(a["position"], a["cell"]) for a in data.validated_data["answers"]],
+            exam_id=pk, owner=request.user, answers=[services.Answer(a["position"], a["cell"]) for a in answers]
         )
         return _report(exam, request)

@@ -107,6 +107,4 @@ class TakebackDeclineApi(APIView):
 
 
 def _ply(request) -> dict:
-    serializer = TakebackAnswerInputSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    return TakebackAnswerInputSerializer.validated(request.data)

@@ -156,9 +156,8 @@ class PuzzlesApi(APIView):
         "as the engine proved. By board, theme by theme (easiest first), 20 a page. A page past the end is a 404.",
     )
     def get(self, request):
-        filters = PuzzleFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        variant, theme = filters.validated_data.get("variant"), filters.validated_data.get("theme")
+        filters = PuzzleFilterSerializer.validated(request.query_params)
+        variant, theme = filters.get("variant"), filters.get("theme")
         puzzles = puzzle_selectors.puzzles_on(variant, theme) if variant else puzzle_selectors.every_puzzle(theme)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(puzzles, request, view=self)
@@ -221,11 +220,10 @@ class PuzzleAttemptApi(APIView):
         "not judged before is answered 202 (`engine_working`); send the same request again after Retry-After.",
     )
     def post(self, request, pk: int):
-        data = AttemptInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        played = AttemptInputSerializer.validated(request.data)["played"]
         puzzle = puzzle_selectors.puzzle_detail(pk)
         try:
-            attempt = solving.attempt(puzzle.position, puzzle.win_in, data.validated_data["played"], request=request)
+            attempt = solving.attempt(puzzle.position, puzzle.win_in, played, request=request)
         except solving.InvalidAttempt as refusal:
             raise serializers.ValidationError({"played": [str(refusal)]}) from None
         return Response(AttemptSerializer({"puzzle": puzzle, "attempt": attempt}).data)

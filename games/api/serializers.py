@@ -54,6 +54,13 @@ class InputSerializer(serializers.Serializer):
 
     passed_through: tuple[str, ...] = ()
 
+    @classmethod
+    def validated(cls, data, **context) -> dict:
+        """``data`` validated, or the ValidationError the API answers 400 with."""
+        serializer = cls(data=data, context=context)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
     def to_internal_value(self, data):
         unknown = self.unknown_fields(data)
         try:
@@ -304,30 +311,6 @@ class GameFilterSerializer(QueryFilterSerializer):
 class MoveInputSerializer(InputSerializer):
     cell = WholeNumberField(min_value=0, max_value=MAX_CELL, help_text="0 is the top left, row by row.")
     ply = WholeNumberField(min_value=0, max_value=MAX_CELL + 1, help_text="How many moves you believe have been made.")
-
-    @classmethod
-    def validated(cls, data) -> dict:
-        """The validated data, as ``is_valid(raise_exception=True)`` gives it.
-        Nearly every move is two JSON integers in range, which the fields
-        take as they are: those are answered without building the serializer
-        (the API's busiest request); anything else it judges, and refuses."""
-        if type(data) is dict:
-            cell, ply, fields = data.get("cell"), data.get("ply"), cls._declared_fields
-            if (
-                len(data) == 2
-                and type(cell) is int
-                and type(ply) is int
-                and _in(fields["cell"], cell)
-                and _in(fields["ply"], ply)
-            ):
-                return {"cell": cell, "ply": ply}
-        serializer = cls(data=data)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
-
-
-def _in(field: serializers.IntegerField, value: int) -> bool:
-    return field.min_value <= value <= field.max_value
 
 
 # --------------------------------------------------------------------------

@@ -121,9 +121,8 @@ class LeaderboardApi(APIView):
         "People and bots have a leaderboard each: `bots=true` gives the bots', never mixed with the people's.",
     )
     def get(self, request):
-        serializer = LeaderboardFilterSerializer(data=request.query_params)
-        serializer.is_valid(raise_exception=True)
-        players = stats_selectors.leaderboard(bots=serializer.validated_data["bots"])
+        bots = LeaderboardFilterSerializer.validated(request.query_params)["bots"]
+        players = stats_selectors.leaderboard(bots=bots)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(players, request, view=self)
         first = paginator.page.start_index()

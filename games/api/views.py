@@ -55,12 +55,6 @@ LINE_BUDGET = 1.5
 # Small shared pieces.
 
 
-def _input(serializer_class, data, **context):
-    serializer = serializer_class(data=data, context=context)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 # --------------------------------------------------------------------------
 # Accounts.
 
@@ -99,7 +93,7 @@ class TokenCreateApi(APIView):
         },
     )
     def post(self, request):
-        data = _input(s.TokenInputSerializer, request.data)
+        data = s.TokenInputSerializer.validated(request.data)
         # The DRF request, not request._request: django-axes marks a lockout on
         # it, so the service answers in the API's error shape and AxesMiddleware
         # leaves the response alone.
@@ -137,7 +131,7 @@ class GamesApi(APIView):
         "An unknown filter value is a 400; a page past the end is a 404.",
     )
     def get(self, request):
-        filters = _input(s.GameFilterSerializer, request.query_params)
+        filters = s.GameFilterSerializer.validated(request.query_params)
         games = selectors.player_games(request.user, **filters)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self)
@@ -152,7 +146,7 @@ class GamesApi(APIView):
         "Games against people start from a challenge (POST /api/challenges/).",
     )
     def post(self, request):
-        data = _input(s.GameCreateInputSerializer, request.data)
+        data = s.GameCreateInputSerializer.validated(request.data)
         game = services.game_create_against_ai(
             player=player_of(request),
             variant=data["variant"],
@@ -315,7 +309,7 @@ class ChallengesApi(APIView):
         "(409 `bot_declines_people`).",
     )
     def post(self, request):
-        data = _input(s.ChallengeCreateInputSerializer, request.data)
+        data = s.ChallengeCreateInputSerializer.validated(request.data)
         challenge = lobby_services.challenge_create(
             challenger=request.user,
             kind=data["kind"],
@@ -353,7 +347,7 @@ class ChallengeAcceptByTokenApi(APIView):
         description="Accept an invite link (or any challenge) by its token.",
     )
     def post(self, request):
-        data = _input(s.ChallengeTokenInputSerializer, request.data)
+        data = s.ChallengeTokenInputSerializer.validated(request.data)
         game = lobby_services.challenge_accept(user=request.user, token=data["token"])
         return game_response(game, request, status.HTTP_201_CREATED)
 
@@ -380,7 +374,7 @@ class ChallengeDeclineApi(APIView):
         "(`challenge_declined` on their lobby socket, and `decline_reason` here). No body: `generic`.",
     )
     def post(self, request, pk: int):
-        data = _input(s.ChallengeDeclineInputSerializer, request.data)
+        data = s.ChallengeDeclineInputSerializer.validated(request.data)
         challenge = lobby_services.challenge_decline(user=request.user, challenge_id=pk, reason=data["reason"])
         return challenge_response(challenge, request)
 
@@ -429,7 +423,7 @@ class PairingApi(APIView):
         "true) or casual: only requests with the same choice are paired, and a bot only with another bot.",
     )
     def post(self, request):
-        data = _input(s.PairingInputSerializer, request.data)
+        data = s.PairingInputSerializer.validated(request.data)
         pairing, created = pairing_services.pairing_request(
             player=request.user, variant=data["board"], time_control=data["time_control"], rated=data["rated"]
         )
@@ -494,7 +488,7 @@ class AnalyseApi(APIView):
         "(`engine_busy`), both with Retry-After.",
     )
     def post(self, request):
-        board = _input(s.AnalyseInputSerializer, request.data)["board"]
+        board = s.AnalyseInputSerializer.validated(request.data)["board"]
         analysis, line = asking.ask(
             request,
             engine_jobs.analysis_and_line,

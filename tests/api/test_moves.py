@@ -4,9 +4,7 @@ not a move, 409 with the current game for what the game refuses."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from rest_framework.exceptions import ValidationError
 
-from games.api.serializers import MoveInputSerializer
 from games.play import services
 from games.play.models import Game, Move
 from games.play.players import Player
@@ -188,40 +186,3 @@ def test_a_move_costs_as_many_queries_late_in_the_game_as_early(as_alice, as_bob
     early = queries_of(as_alice, 8, 2)
     queries_of(as_bob, 1, 3)
     assert queries_of(as_alice, 2, 4) == early
-
-
-# -- the move's input, read without the serializer when it is plainly valid ---------------------
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        {"cell": 0, "ply": 0},
-        {"cell": 24, "ply": 25},
-        {"cell": 4, "ply": 2, "extra": "ignored"},
-        {"cell": 25, "ply": 0},
-        {"cell": 0, "ply": 26},
-        {"cell": -1, "ply": 0},
-        {"cell": 0, "ply": -1},
-        {"cell": True, "ply": 0},
-        {"cell": 0, "ply": False},
-        {"cell": 4.0, "ply": 0},
-        {"cell": "4", "ply": 0},
-        {"cell": None, "ply": 0},
-        {"cell": 4},
-        {"ply": 0},
-        {},
-        [4, 0],
-        "4",
-        None,
-        {"cell": 2**70, "ply": 0},
-    ],
-)
-def test_the_move_input_is_what_its_serializer_makes_of_it(data):
-    serializer = MoveInputSerializer(data=data)
-    if serializer.is_valid():
-        assert MoveInputSerializer.validated(data) == serializer.validated_data
-    else:
-        with pytest.raises(ValidationError) as refused:
-            MoveInputSerializer.validated(data)
-        assert refused.value.detail == serializer.errors
