@@ -107,7 +107,8 @@ def challenge_create(
 
 def challenge_told(challenge: Challenge) -> dict:
     """A challenge as the lobby's socket tells it: what GET
-    /api/challenges/{id}/ answers, but the invite's secret."""
+    /api/challenges/{id}/ answers, field for field, but the invite's secret
+    (tests/api/test_challenge_events.py holds the two together)."""
     return {
         "id": challenge.pk,
         "kind": challenge.kind,
@@ -116,6 +117,7 @@ def challenge_told(challenge: Challenge) -> dict:
         "challenger": challenge.challenger.username,
         "opponent": challenge.opponent.username if challenge.opponent_id else None,
         "side": challenge.challenger_side,
+        "move_time_limit": challenge.move_time_limit,
         "time_control": challenge.time_control.key,
         "takebacks_allowed": challenge.takebacks_allowed,
         "rated": challenge.rated,
