@@ -7,6 +7,7 @@ from games.accounts import views as accounts
 from games.exams import views as exams
 from games.learn.urls import urlpatterns as learning
 from games.lobby import views as lobby
+from games.notifications import views as notifications
 from games.play import chat_views as chat
 from games.play import views as play
 from games.stats import views as stats
@@ -41,6 +42,10 @@ urlpatterns = [
     path("games/<int:pk>/takeback/accept/", play.takeback_accept, name="takeback_accept"),
     path("games/<int:pk>/takeback/decline/", play.takeback_decline, name="takeback_decline"),
     # Games between people.
+    path("notifications/", notifications.notifications, name="notifications"),
+    path("notifications/read/", notifications.notifications_read, name="notifications_read"),
+    path("notifications/unsubscribe/<str:token>/", notifications.unsubscribe, name="unsubscribe"),
+    path("account/notifications/", notifications.notification_settings, name="account_notifications"),
     path("lobby/", lobby.lobby, name="lobby"),
     path("challenges/new/", lobby.challenge_new, name="challenge_new"),
     path("play/quick/", lobby.quick_game, name="quick"),

@@ -13,7 +13,10 @@ see docs/operations.md). It:
   enough meanwhile, and expires the requests nobody's page checks in on;
 - reviews the games that have just ended, a few every two seconds, and stores
   each review with its game (the pages and the API read it, never search);
-- makes new puzzles from the finished games, every hour.
+- makes new puzzles from the finished games, every hour;
+- mails players whose turn it is in a correspondence game and who have been
+  away for ten minutes (once per turn), and forgets notifications older than
+  30 days.
 
 It keeps no state of its own: each pass asks the database which games are
 overdue, so a worker started after a stop catches up on every game that ran out
@@ -109,12 +112,28 @@ def _new_puzzles() -> None:
             logger.info("made %d new %s puzzle(s)", len(made.made), variant)
 
 
+def _turn_mails() -> None:
+    from games.notifications import services as notification_services
+
+    sent = notification_services.turn_mails_send()
+    if sent:
+        logger.info("mailed %d player(s) their turn", sent)
+
+
+def _forget_notifications() -> None:
+    from games.notifications import services as notification_services
+
+    notification_services.notifications_forget()
+
+
 def default_jobs() -> list[Job]:
     return [
         Job("owed AI moves", every=60, run=_owed_ai_moves),
         Job("pairing", every=2, run=_pair_waiting),
         Job("reviews", every=2, run=_review_finished_games),
         Job("puzzles", every=3600, run=_new_puzzles),
+        Job("turn mails", every=30, run=_turn_mails),
+        Job("forget notifications", every=3600, run=_forget_notifications),
     ]
 
 

@@ -231,6 +231,8 @@ LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# The site's address as mails link to it (a worker sending a mail has no request to ask).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tttsite <noreply@localhost>")
 # Django's SMTP backend (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
@@ -450,6 +452,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "engine", "description": "The engine's view of a position."},
         {"name": "puzzles", "description": "Puzzles found in the site's games."},
         {"name": "exams", "description": "A minimax program's answers graded against perfect play."},
+        {"name": "notifications", "description": "What you are told: challenges, your turn, answers to offers."},
         {"name": "statistics", "description": "Players' records, ratings and the leaderboard."},
     ],
 }

@@ -17,6 +17,7 @@ from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused, GameError
 from games.exams import selectors as exam_selectors
 from games.lobby.forms import ChallengeForm
+from games.notifications import selectors as notification_selectors
 from games.play import selectors as play_selectors
 from games.play.models import is_bot
 from games.serving.action_limits import limit_posts
@@ -105,7 +106,11 @@ def profile(request, username):
 @never_cache
 def account(request):
     """What the site keeps about you, the downloads, your bot settings, and the way out."""
-    context = {"record": stats_selectors.player_record(request.user), "bot": selectors.bot_of(request.user)}
+    context = {
+        "record": stats_selectors.player_record(request.user),
+        "bot": selectors.bot_of(request.user),
+        "mail_turns": notification_selectors.mails_turns(request.user),
+    }
     return render(request, "games/account.html", context)
 
 

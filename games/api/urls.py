@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import asyncapi, bots, chat, exams, offers, puzzles, rematch, statistics, tokens, views
+from games.api import asyncapi, bots, chat, exams, notifications, offers, puzzles, rematch, statistics, tokens, views
 
 app_name = "api"
 
@@ -44,6 +44,8 @@ urlpatterns = [
     path("puzzles/<int:pk>/", puzzles.PuzzleDetailApi.as_view(), name="puzzle"),
     path("puzzles/<int:pk>/attempt/", puzzles.PuzzleAttemptApi.as_view(), name="puzzle-attempt"),
     # Exams (games/api/exams.py).
+    path("notifications/", notifications.NotificationsApi.as_view(), name="notifications"),
+    path("notifications/read/", notifications.NotificationsReadApi.as_view(), name="notifications-read"),
     path("exams/", exams.ExamsApi.as_view(), name="exams"),
     path("exams/<int:pk>/", exams.ExamDetailApi.as_view(), name="exam"),
     path("exams/<int:pk>/answers/", exams.ExamAnswersApi.as_view(), name="exam-answers"),

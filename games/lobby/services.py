@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.engine import other_side
 from games.errors import ChallengeRefused, InvalidInput, MoveRefused, NotAPlayer, require_choice
 from games.lobby.models import Challenge, ChallengeKind, ChallengeSide, ChallengeStatus, DeclineReason
+from games.lobby.signals import challenge_sent
 from games.play import clocks, live
 from games.play.clocks import TimeControl
 from games.play.models import Game, Status, Variant, is_bot
@@ -102,6 +103,7 @@ def challenge_create(
             live.publish_lobby("challenge_created", challenge=challenge_told(challenge))
         if opponent is not None:
             live.publish_user(opponent.pk, "challenge_received", challenge=challenge_told(challenge))
+            challenge_sent.send(sender=Challenge, challenge=challenge)
     return challenge
 
 

@@ -36,6 +36,7 @@ from games.play.models import Game, Move, Termination
 from games.play.players import Player
 from games.play.selectors import game_detail
 from games.play.services import _end_on_time, _finish, _locked_for_player, _refreshed
+from games.play.signals import offer_answered
 
 # -- draws --------------------------------------------------------------------------------
 
@@ -74,6 +75,7 @@ def game_answer_draw(*, game_id: int, player: Player, accept: bool) -> Game:
             game.draw_offer = ""
             game.save(update_fields=["draw_offer", "updated_at"])
             live.publish_game(game, "draw_declined", side=side)
+            offer_answered.send(sender=Game, game=game, offer="draw", accepted=False, side=side)
     return game_detail(game_id)
 
 
@@ -82,6 +84,7 @@ def _agree_draw(game: Game, side: str) -> None:
     counted as a draw (aborted if both sides have not yet moved)."""
     if _finish(game, None, Termination.AGREED):
         live.publish_game(game, "draw_agreed", side=side)
+        offer_answered.send(sender=Game, game=game, offer="draw", accepted=True, side=side)
 
 
 # -- takebacks ----------------------------------------------------------------------------
@@ -136,6 +139,7 @@ def game_answer_takeback(*, game_id: int, player: Player, accept: bool, ply: obj
             game.takeback_offer = ""
             game.save(update_fields=["takeback_offer", "updated_at"])
             live.publish_game(game, "takeback_declined", side=side)
+        offer_answered.send(sender=Game, game=game, offer="takeback", accepted=accept, side=side)
     return game_detail(game_id)
 
 

@@ -25,7 +25,7 @@ from games.play.clocks import TimeControl
 from games.play.models import Game, Level, Move, Result, Side, StartMode, Status, Termination, Variant
 from games.play.players import Player
 from games.play.selectors import game_cells, game_detail
-from games.play.signals import game_aborted, game_finished
+from games.play.signals import game_aborted, game_finished, turn_passed
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,8 @@ def _record_moves(game: Game, played: list[int], board: engine.Board, cells: lis
     game.cells = [*played, *cells]
     if after.is_game_over():
         game_finished.send(sender=Game, game=game)
+    elif not game.ai_side:
+        turn_passed.send(sender=Game, game=game, to_move=after.to_move)
     # One message for the transaction (a move and the AI's reply travel together):
     # the last cell, the game's ply and status as they now stand, and every move made.
     live.publish_game(game, "move", cell=moves[-1].cell, moves=[{"ply": m.ply, "cell": m.cell} for m in moves])

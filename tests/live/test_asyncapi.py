@@ -29,7 +29,7 @@ def test_the_document_is_served_beside_the_openapi_schema():
     assert response.content == DOCUMENT_PATH.read_bytes()
     served = yaml.safe_load(response.content)
     assert served["asyncapi"] == "2.6.0"
-    assert set(served["channels"]) == {"/ws/games/{gameId}/", "/ws/lobby/"}
+    assert set(served["channels"]) == {"/ws/games/{gameId}/", "/ws/lobby/", "/ws/notifications/"}
 
 
 def test_the_api_guide_links_it():

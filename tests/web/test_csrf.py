@@ -189,6 +189,10 @@ PAST_THE_CHECK = {
     "bots": 405,
     "bot_client_file": 405,
     "exam_report": 405,  # an exam's report: GET only (answers come through the API)
+    "notifications": 405,
+    "notifications_read": 302,  # marked read: back to the list
+    "unsubscribe": 400,  # a stand-in link: not a signed one
+    "account_notifications": 302,  # saved: back to the account page
 }
 
 
@@ -209,7 +213,11 @@ def test_every_address_lets_a_post_with_the_token_through(signed_in, name):
     if response.status_code == 404:
         assert "This square is empty" in html
     if response.status_code == 302:
-        where = {"account_bot": reverse("games:account")}.get(name)
+        where = {
+            "account_bot": reverse("games:account"),
+            "account_notifications": reverse("games:account"),
+            "notifications_read": reverse("games:notifications"),
+        }.get(name)
         if where is None:
             where = reverse("games:account_tokens") if "token" in name else reverse("games:home")
         assert response["Location"] == where
