@@ -652,3 +652,24 @@ def test_a_move_through_the_form_costs_as_many_queries_late_in_the_game_as_early
 
     queries_of_a_move(0)
     assert queries_of_a_move(2) == queries_of_a_move(4)
+
+
+def test_a_guest_who_finished_a_game_is_asked_to_sign_up_to_keep_it_and_comes_back_to_it(client):
+    game = _start(client)
+    for ply, cell in enumerate([4, 0, 8]):
+        game.refresh_from_db()
+        if game.status != "in_progress":
+            break
+        client.post(reverse("games:move", args=[game.pk]), {"cell": str(cell), "ply": str(game.move_count)})
+    client.post(reverse("games:resign", args=[game.pk]))
+    page = client.get(game.get_absolute_url()).content.decode()
+    signup = f"{reverse('games:signup')}?next={game.get_absolute_url()}"
+    assert f'href="{signup}">Sign up to keep this game</a>' in page
+    response = client.post(
+        signup,
+        {"username": "keeper", "password1": "a-long-passphrase-42", "password2": "a-long-passphrase-42"},
+    )
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    game.refresh_from_db()
+    assert game.x_player.username == "keeper"
+    assert "Sign up to keep this game" not in client.get(game.get_absolute_url()).content.decode()
