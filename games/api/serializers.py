@@ -249,6 +249,20 @@ class GameSerializer(serializers.Serializer):
         return game.side_of(request.user) if request is not None else None
 
 
+class TakenBackSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="The ply of the first move taken back.")
+    cells = serializers.ListField(child=serializers.IntegerField(), help_text="The cells taken back, in order.")
+    side = serializers.ChoiceField(choices=Side.choices, help_text="The side that took its move back.")
+    agreed_by = OptionalChoiceField(choices=Side.choices, help_text="The side that agreed; null against the AI.")
+    created_at = serializers.DateTimeField()
+
+
+class GameDetailSerializer(GameSerializer):
+    takebacks = TakenBackSerializer(
+        source="takebacks.all", many=True, help_text="Every takeback in the game, oldest first: gone from `moves`."
+    )
+
+
 class GameRefusalSerializer(serializers.Serializer):
     """A move or action the game refused (409): the error and the game as it now stands."""
 

@@ -162,12 +162,13 @@ class GameDetailApi(APIView):
     @operation(
         operation_id="games_retrieve",
         tags=["games"],
-        responses=answers({200: s.GameSerializer}, 401, 404),
-        description="Any signed-in player may look at any game, as on the site, where game pages are public.",
+        responses=answers({200: s.GameDetailSerializer}, 401, 404),
+        description="Any signed-in player may look at any game, as on the site, where game pages are public. "
+        "With every takeback made in it (`takebacks`).",
     )
     def get(self, request, pk: int):
         game = selectors.game_detail(pk)
-        return game_response(game, request)
+        return Response(s.GameDetailSerializer(game, context={"request": request}).data)
 
 
 class GameMoveApi(APIView):

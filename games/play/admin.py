@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext
 
 from games.play import clocks, services
-from games.play.models import Game, Move
+from games.play.models import Game, Move, TakenBack
 
 User = get_user_model()
 
@@ -85,6 +85,18 @@ def _cell_name(cell: int, size: int) -> str:
     return f"row {row + 1}, column {column + 1}"
 
 
+class TakenBackInline(admin.TabularInline):
+    """The moves taken back, and by whom: gone from the moves, kept here."""
+
+    model = TakenBack
+    fields = ("created_at", "ply", "cells", "side", "agreed_by")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = False
+
+
 class MoveInline(admin.TabularInline):
     """The moves in order, read-only: they are the game's history."""
 
@@ -136,7 +148,7 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("x_player", "o_player")
     ordering = ("-created_at", "-id")
-    inlines = (MoveInline,)
+    inlines = (MoveInline, TakenBackInline)
     actions = ("abort_unfinished",)
 
     # Everything on a game is history or the rules it was played under; even

@@ -495,3 +495,26 @@ class Move(models.Model):
     @property
     def mark(self) -> str:
         return side_to_move(self.ply)
+
+
+class TakenBack(models.Model):
+    """Moves a game took back: they leave the game's moves, and are kept here,
+    with whose they were, so the record says what happened."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="takebacks")
+    ply = models.PositiveSmallIntegerField(help_text="The ply of the first move taken back.")
+    cells = models.JSONField(help_text="The cells taken back, in the order they were played.")
+    side = models.CharField(
+        max_length=1, choices=Side.choices, help_text="The side that took its move back (and moves again)."
+    )
+    agreed_by = models.CharField(
+        max_length=1, choices=Side.choices, blank=True, help_text="The side that agreed; blank against the AI."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+        verbose_name = "takeback"
+
+    def __str__(self) -> str:
+        return f"{self.side} took back {len(self.cells)} move(s) from ply {self.ply}"

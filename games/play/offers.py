@@ -32,7 +32,7 @@ from django.utils import timezone
 from games import engine
 from games.errors import GameError, InvalidInput, MoveRefused
 from games.play import clocks, live
-from games.play.models import Game, Move, Termination
+from games.play.models import Game, Move, TakenBack, Termination
 from games.play.players import Player
 from games.play.selectors import game_detail
 from games.play.services import _end_on_time, _finish, _locked_for_player, _refreshed
@@ -209,8 +209,16 @@ def _take_back(game: Game, count: int, side: str) -> None:
             if mover != game.ai_side and clocks.has_moved(ply, mover):
                 field = _clock_field(mover)
                 setattr(game, field, max(0, getattr(game, field) - game.clock_increment * 1000))
+    played = game.cells
     Move.objects.filter(game=game, ply__gte=first_removed).delete()
-    game.cells = game.cells[:first_removed]
+    TakenBack.objects.create(
+        game=game,
+        ply=first_removed,
+        cells=played[first_removed:],
+        side=side,
+        agreed_by="" if game.ai_side else engine.other_side(side),
+    )
+    game.cells = played[:first_removed]
     game.move_count = first_removed
     game.turn_started_at = now
     game.deadline = clocks.deadline(game, engine.side_to_move(first_removed))

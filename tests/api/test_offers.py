@@ -85,6 +85,9 @@ def test_a_takeback_asked_for_and_accepted(as_alice, as_bob, alice, agreed_game)
     assert response.status_code == 200
     game = response.json()
     assert (game["ply"], game["moves"], game["to_move"], game["takeback_offer"]) == (0, [], "X", None)
+    # The game's record keeps what was taken back.
+    (kept,) = as_bob.get(f"/api/games/{agreed_game['id']}/").json()["takebacks"]
+    assert (kept["ply"], kept["cells"], kept["side"], kept["agreed_by"]) == (0, [4], "X", "O")
 
 
 def test_a_takeback_declined_leaves_the_move(as_alice, as_bob, alice, agreed_game):

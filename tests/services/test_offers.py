@@ -11,7 +11,7 @@ from games.errors import GameError, MoveRefused
 from games.lobby import services as lobby_services
 from games.play import offers, services
 from games.play.integrity import verify_games
-from games.play.models import Game, Move
+from games.play.models import Game, Move, TakenBack
 from games.play.players import Player
 from games.stats.models import PlayerStats
 from tests.factories import stopped_before_the_ai_replied
@@ -203,6 +203,18 @@ def test_a_takeback_accepted_removes_the_move_and_gives_the_turn_back(user, bob)
     # Alice plays another move instead, and the game goes on.
     assert _move(game, user, 2).cells == [4, 0, 2]
     assert _problems(game) == []
+    # The move taken back stays in the game's record: which, whose, agreed by whom.
+    (kept,) = TakenBack.objects.filter(game=game)
+    assert (kept.ply, kept.cells, kept.side, kept.agreed_by) == (2, [8], "X", "O")
+
+
+def test_a_takeback_against_the_ai_is_kept_with_the_ais_reply(user):
+    game = services.game_create_against_ai(player=Player(user=user), side="X", level="easy", seed=3)
+    game = services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0).game
+    reply = game.cells[1]
+    offers.game_take_back_against_ai(game_id=game.pk, player=Player(user=user))
+    (kept,) = TakenBack.objects.filter(game=game)
+    assert (kept.ply, kept.cells, kept.side, kept.agreed_by) == (0, [4, reply], "X", "")
 
 
 def test_a_takeback_declined_leaves_the_move(user, bob):

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.lobby import services as lobby_services
-from games.play import services
+from games.play import offers, services
 from games.play.models import Game, Move, Status
 from games.play.players import Player
 from tests.factories import human_game
@@ -374,3 +374,13 @@ def test_reviews_are_listed_for_staff_and_cannot_be_edited(admin_client, user, b
     assert admin_client.get("/admin/games/gamereview/add/").status_code == 403
     changed = admin_client.post(reverse("admin:games_gamereview_change", args=[game.pk]), {"review": "{}"})
     assert changed.status_code == 403
+
+
+def test_a_games_page_shows_the_moves_taken_back_and_by_whom(admin_client, user):
+    game = services.game_create_against_ai(player=Player(user=user), side="X", level="easy", seed=3)
+    services.game_play_move(game_id=game.pk, player=Player(user=user), cell=4, ply=0)
+    offers.game_take_back_against_ai(game_id=game.pk, player=Player(user=user))
+    html = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert "Takebacks" in html
+    text = re.sub(r"\s+", " ", html)
+    assert '<td class="field-cells"> <p>[4, ' in text and '<td class="field-side"> <p>X</p> </td>' in text
