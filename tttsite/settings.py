@@ -231,6 +231,11 @@ LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Whether the site serves its WebSockets (/ws/) beside the pages, so that every
+# page of a signed-in player opens the notifications socket: yes wherever it is
+# served for people (scripts/run, scripts/serve, runserver); the tests' WSGI
+# server (pytest-django's live_server) serves none and turns it off.
+NOTIFICATIONS_SOCKET = env_flag("NOTIFICATIONS_SOCKET", True)
 # The site's address as mails link to it (a worker sending a mail has no request to ask).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tttsite <noreply@localhost>")

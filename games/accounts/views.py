@@ -109,7 +109,7 @@ def account(request):
     context = {
         "record": stats_selectors.player_record(request.user),
         "bot": selectors.bot_of(request.user),
-        "mail_turns": notification_selectors.mails_turns(request.user),
+        "notification_settings": notification_selectors.settings_of(request.user),
     }
     return render(request, "games/account.html", context)
 

@@ -8,4 +8,4 @@ from games.notifications.models import NotificationSettings
 class NotificationSettingsForm(forms.ModelForm):
     class Meta:
         model = NotificationSettings
-        fields = ["mail_turns"]
+        fields = ["mail_turns", "sounds"]

@@ -71,6 +71,9 @@ class NotificationSettings(models.Model):
         default=True,
         help_text="Only when you have not been on the site for 10 minutes, and once per move.",
     )
+    sounds = models.BooleanField(
+        "Play a sound for each move and the end of a game", default=False, help_text="On the game page."
+    )
     last_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -70,6 +70,12 @@ def turns_to_mail(made_before, made_after) -> QuerySet[Notification]:
     )
 
 
-def mails_turns(user) -> bool:
-    """Whether ``user`` is mailed about their turn in correspondence games (yes, unless they said no)."""
-    return NotificationSettings.objects.filter(user=user, mail_turns=False).first() is None
+def settings_of(user) -> NotificationSettings:
+    """The player's choices, as stored or as they are until changed."""
+    found = NotificationSettings.objects.filter(user=user).first()
+    return found if found is not None else NotificationSettings(user=user)
+
+
+def plays_sounds(user) -> bool:
+    """Whether the game page plays sounds for ``user`` (off unless they said so; never for a guest)."""
+    return user.is_authenticated and NotificationSettings.objects.filter(user=user, sounds=True).exists()

@@ -87,9 +87,18 @@ def player_seen(*, user, now=None) -> None:
 
 def mail_turns_set(*, user, on: bool) -> NotificationSettings:
     """Turn the mails about correspondence turns on or off."""
+    return notification_settings_set(user=user, mail_turns=on)
+
+
+def notification_settings_set(*, user, mail_turns: bool | None = None, sounds: bool | None = None):
+    """Change the player's choices given (None leaves one as it is)."""
     preferences, _ = NotificationSettings.objects.get_or_create(user=user)
-    preferences.mail_turns = bool(on)
-    preferences.save(update_fields=["mail_turns"])
+    changed = {
+        name: bool(value) for name, value in (("mail_turns", mail_turns), ("sounds", sounds)) if value is not None
+    }
+    for name, value in changed.items():
+        setattr(preferences, name, value)
+    preferences.save(update_fields=list(changed))
     return preferences
 
 

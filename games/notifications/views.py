@@ -40,7 +40,7 @@ def notification_settings(request):
     """The account page's notification choices."""
     form = NotificationSettingsForm(request.POST)
     if form.is_valid():
-        services.mail_turns_set(user=request.user, on=form.cleaned_data["mail_turns"])
+        services.notification_settings_set(user=request.user, **form.cleaned_data)
         messages.success(request, "Notification settings saved.")
     else:
         messages.error(request, "Those settings could not be saved.")

@@ -2,6 +2,7 @@
 in one query), and the challenges for you on the home page."""
 
 from django import template
+from django.conf import settings
 
 from games.lobby import selectors as lobby_selectors
 from games.lobby.models import DeclineReason
@@ -13,7 +14,13 @@ register = template.Library()
 @register.inclusion_tag("notifications/_bell.html", takes_context=True)
 def notification_bell(context) -> dict:
     user = context["request"].user
-    return {"unread": selectors.unread_count(user)}
+    return {"unread": selectors.unread_count(user), "live": settings.NOTIFICATIONS_SOCKET}
+
+
+@register.simple_tag(takes_context=True)
+def plays_sounds(context) -> bool:
+    """Whether the game page plays its sounds for the signed-in player (their choice on the account page)."""
+    return selectors.plays_sounds(context["request"].user)
 
 
 @register.inclusion_tag("games/_challenges_for_you.html", takes_context=True)

@@ -106,6 +106,15 @@ def assert_accessible(page) -> None:
     assert results.violations_count == 0, results.generate_report()
 
 
+@pytest.fixture(autouse=True)
+def pages_open_no_socket_the_wsgi_server_cannot_serve(request, settings):
+    """pytest-django's live_server serves no WebSockets: there, a signed-in
+    player's pages open no notifications socket, as a site serving none
+    would be set up (NOTIFICATIONS_SOCKET)."""
+    if "live_server" in request.fixturenames and "asgi_live_server" not in request.fixturenames:
+        settings.NOTIFICATIONS_SOCKET = False
+
+
 # -- a live server that speaks WebSockets too ---------------------------------------------
 #
 # pytest-django's live_server is a WSGI thread: no WebSockets. This one runs

@@ -103,3 +103,46 @@ def test_the_signed_in_phone_menu_shows_every_link(asgi_live_server, new_page):
         box = link.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, name
     page.screenshot(path="/tmp/phone-menu.png")
+
+
+#: A stand-in for the Web Audio API that writes down every tone started.
+RECORD_TONES = """
+window.__tones = [];
+window.AudioContext = function () {
+  this.currentTime = 0;
+  this.destination = {};
+  this.createGain = function () {
+    return { gain: { setValueAtTime: function () {}, exponentialRampToValueAtTime: function () {} },
+             connect: function (next) { return next; } };
+  };
+  this.createOscillator = function () {
+    var oscillator = { frequency: { value: 0 }, connect: function (next) { return next; }, stop: function () {} };
+    oscillator.start = function () { window.__tones.push(oscillator.frequency.value); };
+    return oscillator;
+  };
+};
+"""
+
+
+def test_sounds_chosen_on_the_account_page_play_for_moves_and_the_end(live_server, new_page):
+    from tests.browser.test_play_browser import free_cells, game_over, log_in
+
+    page = new_page()
+    page.add_init_script(RECORD_TONES)
+    log_in(page, live_server, "listener")
+    page.goto(live_server.url + "/account/")
+    page.get_by_label("Play a sound for each move and the end of a game").check()
+    page.locator("#notification-settings").get_by_role("button", name="Save").click()
+    expect(page.locator(".message")).to_contain_text("Notification settings saved")
+
+    page.goto(live_server.url + "/")
+    page.get_by_role("button", name="Play now as X").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    page.locator(f'#game .board .cell[value="{free_cells(page)[0]}"]').click()
+    page.wait_for_function("() => window.__tones.length >= 1")
+    assert page.evaluate("window.__tones") == [880]  # a move (and the AI's reply) arrived
+    while not game_over(page):
+        ply = page.locator("#game").get_attribute("data-ply")
+        page.locator(f'#game .board .cell[value="{free_cells(page)[0]}"]').click()
+        expect(page.locator("#game")).not_to_have_attribute("data-ply", ply)
+    page.wait_for_function("() => window.__tones.slice(-2).join() === '660,440'")

@@ -59,6 +59,20 @@ def test_the_account_page_turns_the_turn_mails_off_and_on(client_logged_in, user
     assert NotificationSettings.objects.get(user=user).mail_turns is True
 
 
+def test_sounds_are_off_until_chosen_and_then_on_for_the_players_game_page(client_logged_in, user):
+    from games.play import services as play_services
+    from games.play.players import Player
+
+    game = play_services.game_create_against_ai(player=Player(user=user), level="easy", seed=1)
+    assert 'data-sounds="1"' not in client_logged_in.get(game.get_absolute_url()).content.decode()
+    assert 'name="sounds" checked' not in client_logged_in.get(reverse("games:account")).content.decode()
+    client_logged_in.post(reverse("games:account_notifications"), {"mail_turns": "on", "sounds": "on"})
+    assert NotificationSettings.objects.get(user=user).sounds is True
+    assert 'data-sounds="1"' in client_logged_in.get(game.get_absolute_url()).content.decode()
+    # A spectator's page of the same game stays silent.
+    assert 'data-sounds="1"' not in Client().get(game.get_absolute_url()).content.decode()
+
+
 def test_the_home_page_shows_challenges_for_you_with_accept_and_decline(client_logged_in, challenge):
     html = client_logged_in.get(reverse("games:home")).content.decode()
     assert "Challenges for you" in html

@@ -29,11 +29,37 @@
     // for (the opponent's move arriving), so typing a key still plays.
     var hadFocus = old.contains(document.activeElement) && document.activeElement.classList.contains("cell")
       ? Number(document.activeElement.value) : null;
+    var before = { ply: old.dataset.ply, status: old.dataset.status };
     old.replaceWith(fresh);
+    if (fresh.dataset.sounds === "1") soundFor(before, fresh.dataset);
     if (focusIndex !== undefined && focusIndex !== null) focusNear(focusIndex);
     else if (hadFocus !== null) focusNear(hadFocus);
     live.panelSwapped();
     askAgainLater();
+  }
+
+  // Sounds, for a player who chose them on the account page: a short tick for
+  // each move that arrives, two notes when the game ends. Made by the Web
+  // Audio API, so there is no file to load.
+  var audio = null;
+  function tone(frequency, start, length) {
+    var oscillator = audio.createOscillator();
+    var gain = audio.createGain();
+    oscillator.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.15, audio.currentTime + start);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + start + length);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start(audio.currentTime + start);
+    oscillator.stop(audio.currentTime + start + length);
+  }
+  function soundFor(before, after) {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    var ended = before.status === "in_progress" && after.status !== "in_progress";
+    if (!ended && after.ply === before.ply) return;
+    audio = audio || new Context();
+    if (ended) { tone(660, 0, 0.18); tone(440, 0.2, 0.3); }
+    else tone(880, 0, 0.06);
   }
 
   // A panel still waiting for something (the engine working on a hint or its

@@ -4,11 +4,11 @@
 // link) and each "marked read" (the count goes down), on every page.
 (function () {
   "use strict";
-  var bell = document.querySelector("[data-bell]");
+  var bell = document.querySelector("[data-bell-socket]");
   if (!bell || !("WebSocket" in window)) return;
   var count = bell.querySelector("[data-bell-count]");
   var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-  var url = scheme + window.location.host + "/ws/notifications/";
+  var url = scheme + window.location.host + bell.dataset.bellSocket;
   var BACKOFF = [1000, 2000, 5000, 10000, 30000];
   var attempt = 0, socket = null, leaving = false;
 
