@@ -148,6 +148,8 @@ def game_context(request, game: Game, *, ply=None, hint=False, thinking=False, e
             label += f", leaves {engine.other_side(board.to_move)} {chances.ways_to_go_wrong(traps[index], evaluation.outcome)}"
         if index in better:
             label += f": {lesson.better_note}"
+        if index == recommended:
+            label += ", the hint: the engine recommends this move"
         cell = {
             "index": index,
             "mark": "" if mark == "." else mark,

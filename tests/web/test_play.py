@@ -172,6 +172,9 @@ def test_the_hint_names_the_one_cell_that_saves_the_game(client):
     html = client.get(game.get_absolute_url(), {"hint": "1"}).content.decode()
     assert re.search(r"Recommended: <strong>row 3, column 2</strong>\s+\(draw with perfect play\)", html)
     assert re.findall(r'value="(\d+)"\s+class="cell[^"]*cell--hint', html) == ["7"]
+    # The marked cell says it is the hint, to the eye and to a screen reader.
+    assert 'aria-label="Row 3, column 2, empty, the hint: the engine recommends this move"' in html
+    assert '<span class="cell__hint" aria-hidden="true">Hint</span>' in html
 
 
 def _traps_by_reference(position: str, cell: int) -> int:
