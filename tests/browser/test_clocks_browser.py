@@ -14,7 +14,7 @@ pytestmark = pytest.mark.worker
 
 
 def clock(page, side):
-    return page.locator(f'#game [data-clock-face][aria-label^="{side}\'s clock"]')
+    return page.locator(f'#game .players [data-clock-face][aria-label^="{side}\'s clock"]')
 
 
 def seconds(text: str) -> float:

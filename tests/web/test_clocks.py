@@ -13,8 +13,18 @@ pytestmark = pytest.mark.django_db
 
 
 def _faces(response) -> list[tuple[str, str]]:
-    """Each clock face: its label and its reading."""
-    return re.findall(r'role="timer" aria-label="([^"]+)".*?>([^<]*)</span>', response.content.decode(), flags=re.S)
+    """Each clock face of the players list: its label and its reading (the
+    bars beside the board, for phones, show the same faces again)."""
+    players = re.search(r'<dl class="players">.*?</dl>', response.content.decode(), flags=re.S).group(0)
+    return re.findall(r'role="timer" aria-label="([^"]+)".*?>([^<]*)</span>', players, flags=re.S)
+
+
+def _bar_faces(response) -> list[tuple[str, str]]:
+    """The clock bars above and below the board (shown on phones), top first."""
+    bars = re.findall(
+        r'<div class="clock-bar clock-bar--(?:top|bottom).*?</div>', response.content.decode(), flags=re.S
+    )
+    return [re.search(r'role="timer" aria-label="([^"]+)".*?>([^<]*)</span>', bar, flags=re.S).groups() for bar in bars]
 
 
 def test_a_game_against_the_ai_can_have_a_clock_for_the_person_only(client, user):
@@ -56,4 +66,7 @@ def test_both_players_see_both_clocks_and_whose_is_running(client, user, bob):
     (x_label, x_time), (o_label, o_time) = _faces(page)
     assert (x_label, x_time) == ("X's clock", "5:03")  # X's second move earned the increment
     assert o_label == "O's clock, running" and o_time in ("4:48", "4:47")
+    # For a phone, bob (O) sees alice's clock above the board and his own below.
+    (top_label, top_time), (bottom_label, bottom_time) = _bar_faces(page)
+    assert (top_label, top_time) == ("X's clock", "5:03") and (bottom_label, bottom_time) == (o_label, o_time)
     assert "must move by" not in visible_text(page)  # a running clock says it all
