@@ -359,7 +359,11 @@ def test_the_ais_thinking_paints_every_free_cell_and_the_hint_picks_one(live_ser
     assert len(free_cells(page)) == 7
     position = str(Game.objects.get(pk=game_id).board)
     values = reference.move_values(position)
-    painted = {int(cell.get_attribute("value")): cell.inner_text().strip().lower() for cell in evaluated.all()}
+    # Each cell's outcome (below it, where every cell draws, its traps: the AI's reply decides which).
+    painted = {
+        int(cell.get_attribute("value")): cell.locator(".cell__eval").inner_text().strip().lower()
+        for cell in evaluated.all()
+    }
     expected = {}
     for cell, score in values.items():
         outcome, plies = reference.describe(score, position)
