@@ -98,5 +98,5 @@ def test_the_player_reads_that_the_ai_is_thinking_and_the_hint_button_is_busy(sl
     expect(busy).to_be_disabled()
     expect(page.locator("#game .hint")).to_be_visible(timeout=THINKS_FOR * 1000 + 10_000)
     expect(busy).to_have_count(0)
-    expect(page.get_by_role("button", name="Hint")).to_be_enabled()
+    expect(page.get_by_role("button", name="Hint", exact=True)).to_be_enabled()
     assert_not_reloaded(page)

@@ -373,7 +373,7 @@ def test_the_ais_thinking_paints_every_free_cell_and_the_hint_picks_one(live_ser
     page.get_by_role("button", name="Hide the AI's thinking").click()
     expect(evaluated).to_have_count(0)
 
-    page.get_by_role("button", name="Hint").click()
+    page.get_by_role("button", name="Hint", exact=True).click()
     expect(page.locator("#game .board .cell--hint")).to_have_count(1)
     hint = page.locator("#game .hint")
     expect(hint).to_contain_text("Recommended: row")

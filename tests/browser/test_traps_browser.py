@@ -35,7 +35,7 @@ def _losing_replies(cell: int) -> int:
 def test_the_hint_on_the_empty_board_names_a_corner_and_the_ai_s_view_counts_traps(live_server, page):
     page.set_viewport_size({"width": 1280, "height": 900})
     play_now_as_x(page, live_server)
-    page.get_by_role("button", name="Hint").click()
+    page.get_by_role("button", name="Hint", exact=True).click()
     hinted = page.locator("#game .board .cell--hint")
     expect(hinted).to_have_count(1)
     assert int(hinted.get_attribute("value")) in (0, 2, 6, 8)
@@ -79,7 +79,7 @@ def test_the_empty_5x5_analysis_board_shows_traps_too(live_server, page):
 def test_without_javascript_the_hint_still_gives_its_reason(live_server, new_page):
     page = new_page(java_script_enabled=False)
     play_now_as_x(page, live_server)
-    page.get_by_role("button", name="Hint").click()
+    page.get_by_role("button", name="Hint", exact=True).click()
     expect(page).to_have_url(re.compile(r"hint=1"))
     expect(page.locator("#game .hint")).to_contain_text(REASON)
 
