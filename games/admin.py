@@ -1,10 +1,27 @@
-"""The admin, for Django to find: each domain registers its own models."""
+"""The admin, for Django to find: each domain registers its own models. The
+admin says the site's name, not Django's."""
+
+from django.contrib import admin
 
 from games.accounts import admin as accounts_admin
 from games.exams import admin as exams_admin
 from games.learn import admin as learn_admin
 from games.lobby import admin as lobby_admin
+from games.notifications import admin as notifications_admin
 from games.play import admin as play_admin
 from games.play import chat_admin, review_admin
 
-__all__ = ["accounts_admin", "chat_admin", "exams_admin", "learn_admin", "lobby_admin", "play_admin", "review_admin"]
+admin.site.site_header = "tttsite administration"
+admin.site.site_title = "tttsite admin"
+admin.site.index_title = "Players, games and the site"
+
+__all__ = [
+    "accounts_admin",
+    "chat_admin",
+    "exams_admin",
+    "learn_admin",
+    "lobby_admin",
+    "notifications_admin",
+    "play_admin",
+    "review_admin",
+]

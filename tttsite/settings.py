@@ -252,6 +252,8 @@ ADMINS = [(name, address) for name, address in getaddresses([os.environ.get("ADM
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 LANGUAGE_CODE = "en-us"
+# Dates and times as the site writes them, 24-hour, in the admin too.
+FORMAT_MODULE_PATH = ["tttsite.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

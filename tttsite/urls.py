@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from games.accounts.forms import SignInForm
 from games.serving import health
 from games.serving.action_limits import limit_posts
 
@@ -15,7 +16,11 @@ urlpatterns = [
     # Django's own login, logout, password change and reset views; the
     # templates live in templates/registration/. Sign-in and reset requests
     # have a budget per client (games/serving/action_limits.py).
-    path("accounts/login/", limit_posts("signin")(auth_views.LoginView.as_view()), name="login"),
+    path(
+        "accounts/login/",
+        limit_posts("signin")(auth_views.LoginView.as_view(authentication_form=SignInForm)),
+        name="login",
+    ),
     path(
         "accounts/password_reset/",
         limit_posts("password_reset")(auth_views.PasswordResetView.as_view()),

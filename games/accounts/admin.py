@@ -28,6 +28,7 @@ class PlayerAdmin(UserAdmin):
     """Django's user admin, plus each user's games: a count that links to them."""
 
     list_display = UserAdmin.list_display + ("games_played",)
+    actions = ["close_accounts"]
     readonly_fields = ("games_played",)
     fieldsets = UserAdmin.fieldsets + (("Games", {"fields": ("games_played",)}),)
 
@@ -41,6 +42,11 @@ class PlayerAdmin(UserAdmin):
         if obj is not None and selectors.is_last_superuser(obj):
             return False  # nobody could manage the site after
         return super().has_delete_permission(request, obj)
+
+    @admin.action(description="Close the selected accounts (they can no longer sign in)", permissions=["change"])
+    def close_accounts(self, request, queryset):
+        closed = services.accounts_close(users=queryset)
+        self.message_user(request, ngettext("%d account closed.", "%d accounts closed.", closed) % closed)
 
     def delete_model(self, request, obj):
         services.account_delete(user=obj)

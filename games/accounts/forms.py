@@ -1,9 +1,29 @@
-"""The forms of an account: signing up, and deleting it."""
+"""The forms of an account: signing in, signing up, and deleting it."""
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from games.accounts import selectors
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form. A closed account given its right password is
+    told so, plainly, instead of "enter a correct username and password";
+    nothing is authenticated then, so the lockout counts no failed try."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "closed": "This account is closed, so it cannot sign in. If you think that is a mistake, "
+        "write to the site's staff.",
+    }
+
+    def clean(self):
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        if username and password:
+            closed = selectors.closed_account(username)
+            if closed is not None and closed.check_password(password):
+                raise forms.ValidationError(self.error_messages["closed"], code="closed")
+        return super().clean()
 
 
 class SignUpForm(UserCreationForm):

@@ -85,6 +85,13 @@ def player_games_for_export(user, chunk_size: int = EXPORT_CHUNK):
     yield from with_moves(chunk)
 
 
+def closed_account(username: str):
+    """The closed (inactive) account called ``username``, or None."""
+    if "\x00" in username:
+        return None
+    return get_user_model().objects.filter(username=username, is_active=False).first()
+
+
 def active_player(username: str):
     """The active account called ``username``; raises User.DoesNotExist (also for a
     name no account can have, such as one with a NUL, which PostgreSQL refuses)."""

@@ -136,6 +136,20 @@ class AccountDeletion:
     challenges_closed: int  # challenges made (cancelled) or received (declined)
 
 
+def accounts_close(*, users) -> int:
+    """Close accounts: they can no longer sign in, and their sessions, API
+    tokens and sockets stop working at once (the socket stack hears the
+    change). Their games, records and name stay; their profile says closed.
+    The site's last active superuser is never closed. How many were closed."""
+    closed = 0
+    for user in users:
+        if user.is_active and not is_last_superuser(user):
+            user.is_active = False
+            user.save(update_fields=["is_active"])
+            closed += 1
+    return closed
+
+
 def account_delete(*, user) -> AccountDeletion:
     """Delete a player's account, leaving the way a player would: games in
     progress against people are resigned (the opponent wins, rated as usual),

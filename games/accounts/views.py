@@ -71,7 +71,11 @@ def profile(request, username):
     try:
         player = selectors.active_player(username)
     except get_user_model().DoesNotExist:
-        raise Http404("No such player.") from None
+        closed = selectors.closed_account(username)
+        if closed is None:
+            raise Http404("No such player.") from None
+        # Their games still name them: the link says the account is closed, not a 404.
+        return render(request, "games/profile_closed.html", {"player": closed})
     ratings = stats_selectors.rating_history(player)
     bot = player.bot if is_bot(player) else None
     return render(

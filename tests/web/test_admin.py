@@ -384,3 +384,9 @@ def test_a_games_page_shows_the_moves_taken_back_and_by_whom(admin_client, user)
     assert "Takebacks" in html
     text = re.sub(r"\s+", " ", html)
     assert '<td class="field-cells"> <p>[4, ' in text and '<td class="field-side"> <p>X</p> </td>' in text
+
+
+def test_notifications_are_in_the_admin_to_look_through(admin_client, user, bob):
+    lobby_services.challenge_create(challenger=bob, kind="direct", opponent_username=user.username)
+    html = admin_client.get(reverse("admin:games_notification_changelist")).content.decode()
+    assert "bob challenges you" in html

@@ -1,0 +1,1 @@
+"""The site's own date and time formats (settings.FORMAT_MODULE_PATH)."""
