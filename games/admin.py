@@ -13,7 +13,6 @@ from games.play import chat_admin, review_admin
 
 admin.site.site_header = "tttsite administration"
 admin.site.site_title = "tttsite admin"
-admin.site.index_title = "Players, games and the site"
 
 __all__ = [
     "accounts_admin",
