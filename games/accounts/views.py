@@ -84,13 +84,13 @@ def profile(request, username):
         {
             "player": player,
             "bot": bot,
-            # A bot is challenged from its page, through the lobby's challenge form.
+            # Anyone is challenged from their page, through the lobby's challenge form.
             "challenge_form": ChallengeForm(initial={"kind": "direct", "opponent_username": player.get_username()})
-            if bot is not None and request.user.is_authenticated and request.user != player
+            if request.user.is_authenticated and request.user != player
             else None,
             "declines_you": bot is not None and not bot.accepts_people and not is_bot(request.user),
-            # Only a game between two bots may be rated.
-            "rated_choice": is_bot(request.user),
+            # A game between a person and a bot is never rated; two people or two bots choose.
+            "rated_choice": is_bot(request.user) == (bot is not None),
             "is_owner": request.user == player,
             "exams": exam_selectors.exams_of(player)[:5] if request.user == player else (),
             "record": stats_selectors.player_record(player),

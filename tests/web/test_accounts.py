@@ -379,6 +379,26 @@ def test_other_players_do_not_see_the_owners_links(client, user, django_user_mod
     assert reverse("password_change") not in html
 
 
+def test_a_profile_has_a_challenge_form_for_another_signed_in_player_which_sends_one(client, user, bob):
+    from games.lobby.models import Challenge
+
+    # Not to a visitor, nor to the player on their own page.
+    assert "Challenge alice" not in client.get(reverse("games:profile", args=["alice"])).content.decode()
+    client.force_login(user)
+    assert "Challenge alice" not in client.get(reverse("games:profile", args=["alice"])).content.decode()
+    client.force_login(bob)
+    html = client.get(reverse("games:profile", args=["alice"])).content.decode()
+    assert "Challenge alice</button>" in html and 'name="rated"' in html  # two people: rated or casual
+    response = client.post(
+        reverse("games:challenge_new"),
+        {"kind": "direct", "opponent_username": "alice", "side": "X", "variant": "4x4", "time_control": "3+2",
+         "rated": "casual"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    challenge = Challenge.objects.get(opponent=user)
+    assert (challenge.challenger, challenge.variant, challenge.rated) == (bob, "4x4", False)
+
+
 def test_profile_of_an_unknown_player_is_404(client):
     response = client.get(reverse("games:profile", args=["nobody"]))
 
