@@ -31,7 +31,7 @@ DRF_SENDS = {
     )
 }
 # Codes that the site's pages or forms use, which no API answer carries.
-NOT_THE_APIS = {"refused", "account_refused", "last_superuser", "lookalike", "password_incorrect"}
+NOT_THE_APIS = {"refused", "account_refused", "last_superuser", "lookalike", "password_incorrect", "closed"}
 # The live updates (websocket) refuse in their own words, documented in games/api/asyncapi.yaml.
 SOCKET_ONLY = {"malformed", "unknown_action"}
 # A serializer's own word for one field's error; the body's code is then "invalid".
