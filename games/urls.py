@@ -30,6 +30,7 @@ urlpatterns = [
     path("play/", play.new_game, name="new"),
     path("games/", stats.history, name="history"),
     path("games/<int:pk>/", play.game_page, name="game"),
+    path("games/<int:pk>/notation.txt", play.game_notation, name="game_notation"),
     path("games/<int:pk>/move/", play.play_move, name="move"),
     path("games/<int:pk>/ai-move/", play.ai_move, name="ai_move"),
     path("games/<int:pk>/resign/", play.resign, name="resign"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import F, Q, prefetch_related_objects
 
+from games import notation
 from games.play.models import PLAYERS_AND_BOTS, Game, Move, Result, Status
 
 RESULT_FILTERS = {
@@ -148,3 +149,28 @@ def game_row(game_id: int) -> Game | None:
 def game_cells(game_id: int) -> list[int]:
     """The cells played in a game, in the order they were played."""
     return list(Move.objects.filter(game_id=game_id).order_by("ply").values_list("cell", flat=True))
+
+
+_RESULTS = {Result.X_WON: "1-0", Result.O_WON: "0-1", Result.DRAW: "1/2-1/2"}
+
+
+def game_notation(game: Game) -> str:
+    """The game written in the site's notation (docs/notation.md): its headers, then its moves."""
+    headers = {
+        "Site": "tttsite",
+        "Game": str(game.pk),
+        "Date": game.created_at.strftime("%Y.%m.%d"),
+        "X": game.player_name("X"),
+        "O": game.player_name("O"),
+        "Result": _RESULTS.get(game.result, "*"),
+        "Status": game.status,
+    }
+    if game.termination:
+        headers["Termination"] = game.termination
+    if game.ai_level:
+        headers["AILevel"] = game.ai_level
+    if game.move_time_limit:
+        headers["MoveTime"] = str(game.move_time_limit)
+    if game.clock_initial:
+        headers["Clock"] = f"{game.clock_initial}+{game.clock_increment or 0}"
+    return notation.write(notation.Record(size=game.size, moves=tuple(game.cells), headers=headers))

@@ -13,7 +13,7 @@ has moved on.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -298,6 +298,14 @@ def game_page(request, pk: int):
         hint=request.GET.get("hint") == "1",
         thinking=request.GET.get("thinking") == "1",
     )
+
+
+@require_GET
+def game_notation(request, pk: int):
+    """The game as a text file in the site's notation (docs/notation.md), finished or not."""
+    response = HttpResponse(selectors.game_notation(_game_or_404(pk)), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tttsite-game-{pk}.txt"'
+    return response
 
 
 @require_POST

@@ -142,6 +142,7 @@ PAST_THE_CHECK = {
     "new": 400,  # no choices given
     "history": 405,
     "game": 405,
+    "game_notation": 405,
     "move": 404,
     "ai_move": 404,
     "resign": 404,
