@@ -138,6 +138,7 @@ def test_sounds_chosen_on_the_account_page_play_for_moves_and_the_end(live_serve
     page.goto(live_server.url + "/")
     page.get_by_role("button", name="Play now as X").click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    page.wait_for_load_state()  # game.js is there to play the move in place (and its sound)
     page.locator(f'#game .board .cell[value="{free_cells(page)[0]}"]').click()
     page.wait_for_function("() => window.__tones.length >= 1")
     assert page.evaluate("window.__tones") == [880]  # a move (and the AI's reply) arrived
