@@ -59,3 +59,17 @@ def stopped_before_the_ai_replied(game: Game, cell: int) -> Game:
     Move.objects.create(game=game, ply=game.move_count, cell=cell)
     Game.objects.filter(pk=game.pk).update(move_count=game.move_count + 1)
     return Game.objects.get(pk=game.pk)
+
+
+def rating_of(user, variant: str = "3x3") -> int:
+    """``user``'s rating on ``variant`` (the starting one before a rated game there)."""
+    from games.stats.selectors import board_rating
+
+    return board_rating(user, variant).rating
+
+
+def rate(user, rating: int, variant: str = "3x3") -> None:
+    """Give ``user`` a rating on ``variant``, as if their rated games had made it."""
+    from games.stats.models import BoardRating
+
+    BoardRating.objects.update_or_create(user=user, variant=variant, defaults={"rating": rating, "rated_games": 1})

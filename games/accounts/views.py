@@ -76,7 +76,10 @@ def profile(request, username):
             raise Http404("No such player.") from None
         # Their games still name them: the link says the account is closed, not a 404.
         return render(request, "games/profile_closed.html", {"player": closed})
-    ratings = stats_selectors.rating_history(player)
+    board_ratings = stats_selectors.board_ratings(player)
+    # The chart follows the board the player has played most rated games on.
+    chart_board = max(board_ratings, key=lambda board: board.rated_games)
+    ratings = stats_selectors.rating_history(player, chart_board.variant) if chart_board.rated_games else []
     bot = player.bot if is_bot(player) else None
     return render(
         request,
@@ -98,6 +101,8 @@ def profile(request, username):
             "stats": stats_selectors.player_stats(player),
             "records": stats_selectors.player_records(player),
             "ratings": ratings,
+            "board_ratings": board_ratings,
+            "chart_board": chart_board,
             "rating_chart": charts.line_chart([ratings[0].before, *(c.after for c in ratings)], left=0)
             if ratings
             else None,

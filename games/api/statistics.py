@@ -31,22 +31,32 @@ class PlayerRecordSerializer(serializers.Serializer):
 
 class RatingChangeSerializer(serializers.Serializer):
     game = serializers.IntegerField(source="game_id", help_text="The game between people that changed it.")
+    variant = serializers.ChoiceField(source="game.variant", choices=Variant.choices, help_text="Its board.")
     before = serializers.IntegerField()
     after = serializers.IntegerField()
     finished_at = serializers.DateTimeField(source="created_at")
 
 
+class BoardRatingSerializer(serializers.Serializer):
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    rating = serializers.IntegerField(help_text="Elo, from rated games on this board; 1200 before the first.")
+    provisional = serializers.BooleanField(
+        source="is_provisional",
+        help_text=f"Fewer than {PROVISIONAL_GAMES} rated games on this board: the rating still moves fast.",
+    )
+    rated_games = serializers.IntegerField()
+    wins = serializers.IntegerField(source="rated_wins")
+    draws = serializers.IntegerField(source="rated_draws")
+    losses = serializers.IntegerField(source="rated_losses")
+
+
 class PlayerStatsSerializer(serializers.Serializer):
-    """A player's figures: ``stats`` (a PlayerStats), ``records`` and ``rating_changes``."""
+    """A player's figures: ``stats`` (a PlayerStats), ``ratings``, ``records`` and ``rating_changes``."""
 
     username = serializers.CharField(source="stats.user.username")
     bot = serializers.BooleanField(help_text="A bot account, shown BOT on the site.")
-    rating = serializers.IntegerField(
-        source="stats.rating", help_text="Elo, from games between people; 1200 before the first."
-    )
-    provisional = serializers.BooleanField(
-        source="stats.is_provisional",
-        help_text=f"Fewer than {PROVISIONAL_GAMES} rated games: the rating still moves fast.",
+    ratings = BoardRatingSerializer(
+        many=True, help_text="A rating on each board, 3x3 first: each board's games rate that board alone."
     )
     rated_games = serializers.IntegerField(source="stats.rated_games")
     rated_wins = serializers.IntegerField(source="stats.rated_wins")
@@ -79,6 +89,9 @@ class LeaderboardEntrySerializer(serializers.Serializer):
 
 
 class LeaderboardFilterSerializer(QueryFilterSerializer):
+    variant = serializers.ChoiceField(
+        choices=Variant.choices, required=False, default=Variant.THREE, help_text="The board; 3x3 by default."
+    )
     bots = serializers.BooleanField(
         required=False, default=False, help_text="The bots' leaderboard (true) or the people's (false, the default)."
     )
@@ -92,7 +105,7 @@ class PlayerStatsApi(APIView):
         tags=["statistics"],
         parameters=[OpenApiParameter("username", str, OpenApiParameter.PATH, description="The player's username.")],
         responses=answers({200: PlayerStatsSerializer}, 401, 404),
-        description="A player's rating (provisional until 10 rated games), rated record, streaks, "
+        description="A player's rating on each board (provisional until 10 rated games there), rated record, streaks, "
         "won/drawn/lost by board and opponent, and the last 100 rating changes, newest first. "
         "Public, like the player's page; an unknown or deactivated player is a 404.",
     )
@@ -101,6 +114,7 @@ class PlayerStatsApi(APIView):
         stats = {
             "stats": stats_selectors.player_stats(user),
             "bot": is_bot(user),
+            "ratings": stats_selectors.board_ratings(user),
             "records": stats_selectors.player_records(user),
             "rating_changes": list(reversed(stats_selectors.rating_history(user))),
         }
@@ -116,13 +130,14 @@ class LeaderboardApi(APIView):
         tags=["statistics"],
         parameters=[LeaderboardFilterSerializer],
         responses=answers({200: LeaderboardEntrySerializer(many=True)}, 400, 401, 404),
-        description="Players with at least one rated game, highest rating first, 50 a page, as on "
-        "the leaderboard page; `provisional` marks fewer than 10 rated games. A page past the end is a 404. "
+        description="Players with at least one rated game on a board (`variant`, 3x3 by default), highest "
+        "rating there first, 50 a page, as on the leaderboard page; `provisional` marks fewer than 10 rated "
+        "games on it. A page past the end is a 404. "
         "People and bots have a leaderboard each: `bots=true` gives the bots', never mixed with the people's.",
     )
     def get(self, request):
-        bots = LeaderboardFilterSerializer.validated(request.query_params)["bots"]
-        players = stats_selectors.leaderboard(bots=bots)
+        wanted = LeaderboardFilterSerializer.validated(request.query_params)
+        players = stats_selectors.leaderboard(variant=wanted["variant"], bots=wanted["bots"])
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(players, request, view=self)
         first = paginator.page.start_index()

@@ -40,7 +40,7 @@ from games.play import clocks, live
 from games.play.clocks import PRESETS, TimeControl
 from games.play.models import Bot, Game, Variant
 from games.play.services import parse_time_control
-from games.stats.selectors import player_stats
+from games.stats.selectors import board_rating
 
 #: The rating difference allowed at first, and how it widens: by
 #: RANGE_STEP every RANGE_EVERY seconds waited, any rating from ANY_RATING_AFTER.
@@ -181,7 +181,7 @@ def pairing_request(
                         pool=pool,
                         variant=variant,
                         **control.fields(),
-                        rating=player_stats(player).rating,
+                        rating=board_rating(player, variant).rating,
                         rated=bool(rated),
                         created_at=now,
                         checked_at=now,

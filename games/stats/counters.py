@@ -21,6 +21,7 @@ from games.stats.models import (
     COUNTER_SHARDS,
     INITIAL_RATING,
     PROVISIONAL_GAMES,
+    BoardRating,
     DailyStats,
     FirstMoveStats,
     HeadToHead,
@@ -69,9 +70,8 @@ def _count_game(player, score: float, finished_at) -> None:
     player.last_finished_at = finished_at
 
 
-def _count_rated(player, after: int, score: float) -> None:
-    """One more rated game for a player's PlayerStats (or its recount twin)."""
-    player.rating = after
+def _count_rated(player, score: float) -> None:
+    """One more rated game for a player's PlayerStats or BoardRating (or their recount twins)."""
     player.rated_games += 1
     if score == 1.0:
         player.rated_wins += 1
@@ -214,21 +214,50 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
     return locked
 
 
+def _locked_board_ratings(user_ids: list[int], variant: str) -> dict[int, BoardRating]:
+    """The players' ratings on ``variant``, locked (made first at the starting
+    rating), in one order like their PlayerStats."""
+
+    def lock():
+        rows = BoardRating.objects.select_for_update().filter(user_id__in=user_ids, variant=variant)
+        return {row.user_id: row for row in rows.order_by("user_id")}
+
+    locked = lock()
+    if len(locked) < len(user_ids):
+        BoardRating.objects.bulk_create(
+            [BoardRating(user_id=user_id, variant=variant) for user_id in user_ids if user_id not in locked],
+            ignore_conflicts=True,
+        )
+        locked = lock()
+    return locked
+
+
 def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:
-    """Update both ratings for one game between people, once (RatingChange is unique)."""
+    """Update both players' ratings on the game's board for one game between
+    people, once (RatingChange is unique)."""
     if RatingChange.objects.filter(game=game).exists():
         return
+    boards = _locked_board_ratings([x.user_id, o.user_id], game.variant)
+    x_board, o_board = boards[x.user_id], boards[o.user_id]
     x_score = _score(game.result, "X")
-    x_after = rating_after(x.rating, o.rating, x_score, x.rated_games)
-    o_after = rating_after(o.rating, x.rating, 1 - x_score, o.rated_games)
+    x_after = rating_after(x_board.rating, o_board.rating, x_score, x_board.rated_games)
+    o_after = rating_after(o_board.rating, x_board.rating, 1 - x_score, o_board.rated_games)
     RatingChange.objects.bulk_create(
         [
-            RatingChange(game=game, user_id=x.user_id, before=x.rating, after=x_after, created_at=game.finished_at),
-            RatingChange(game=game, user_id=o.user_id, before=o.rating, after=o_after, created_at=game.finished_at),
+            RatingChange(
+                game=game, user_id=x.user_id, before=x_board.rating, after=x_after, created_at=game.finished_at
+            ),
+            RatingChange(
+                game=game, user_id=o.user_id, before=o_board.rating, after=o_after, created_at=game.finished_at
+            ),
         ]
     )
-    _count_rated(x, x_after, x_score)
-    _count_rated(o, o_after, 1 - x_score)
+    for board, after, score in ((x_board, x_after, x_score), (o_board, o_after, 1 - x_score)):
+        board.rating = after
+        _count_rated(board, score)
+        board.save(update_fields=["rating", "rated_games", "rated_wins", "rated_draws", "rated_losses"])
+    _count_rated(x, x_score)
+    _count_rated(o, 1 - x_score)
 
 
 # --------------------------------------------------------------------------
@@ -236,8 +265,16 @@ def _rate(game: Game, x: PlayerStats, o: PlayerStats) -> None:
 
 
 @dataclass
-class _Player:
+class _Board:
     rating: int = INITIAL_RATING
+    rated_games: int = 0
+    rated_wins: int = 0
+    rated_losses: int = 0
+    rated_draws: int = 0
+
+
+@dataclass
+class _Player:
     rated_games: int = 0
     rated_wins: int = 0
     rated_losses: int = 0
@@ -261,7 +298,7 @@ def recount(batch_size: int = 5000) -> None:
             .filter(models.Q(game__x_player__isnull=True) | models.Q(game__o_player__isnull=True))
             .values_list("game_id", "before", "after")
         }
-        for model in (DailyStats, FirstMoveStats, PlayerRecord, RatingChange, PlayerStats, HeadToHead):
+        for model in (DailyStats, FirstMoveStats, PlayerRecord, RatingChange, PlayerStats, BoardRating, HeadToHead):
             model.objects.all().delete()
         finished = Game.objects.filter(status=Status.FINISHED)
         finished.filter(stats_counted=False).update(stats_counted=True)
@@ -310,6 +347,7 @@ def recount(batch_size: int = 5000) -> None:
             batch_size=batch_size,
         )
         players: dict[int, _Player] = defaultdict(_Player)
+        boards: dict[tuple[int, str], _Board] = defaultdict(_Board)  # (player, variant)
         changes: list[RatingChange] = []
         pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])  # wins, draws, losses
         games = finished.order_by("finished_at", "id").values_list(
@@ -330,27 +368,31 @@ def recount(batch_size: int = 5000) -> None:
                 pairs[(x_id, o_id)][_SLOT[scores["X"]]] += 1
                 pairs[(o_id, x_id)][_SLOT[scores["O"]]] += 1
             if kind == "human" and x_id and o_id and rated:
-                x, o = players[x_id], players[o_id]
+                x, o = boards[x_id, variant], boards[o_id, variant]
                 x_after = rating_after(x.rating, o.rating, scores["X"], x.rated_games)
                 o_after = rating_after(o.rating, x.rating, scores["O"], o.rated_games)
-                changes.append(
-                    RatingChange(game_id=game_id, user_id=x_id, before=x.rating, after=x_after, created_at=finished_at)
-                )
-                changes.append(
-                    RatingChange(game_id=game_id, user_id=o_id, before=o.rating, after=o_after, created_at=finished_at)
-                )
-                _count_rated(x, x_after, scores["X"])
-                _count_rated(o, o_after, scores["O"])
+                for user_id, board, after, side in ((x_id, x, x_after, "X"), (o_id, o, o_after, "O")):
+                    changes.append(
+                        RatingChange(
+                            game_id=game_id, user_id=user_id, before=board.rating, after=after, created_at=finished_at
+                        )
+                    )
+                    board.rating = after
+                    _count_rated(board, scores[side])
+                _count_rated(players[x_id], scores["X"])
+                _count_rated(players[o_id], scores["O"])
             elif game_id in kept_changes:
                 side, user_id = ("X", x_id) if x_id else ("O", o_id)
-                player = players[user_id]
-                after = player.rating + kept_changes[game_id]
+                board = boards[user_id, variant]
+                after = board.rating + kept_changes[game_id]
                 changes.append(
                     RatingChange(
-                        game_id=game_id, user_id=user_id, before=player.rating, after=after, created_at=finished_at
+                        game_id=game_id, user_id=user_id, before=board.rating, after=after, created_at=finished_at
                     )
                 )
-                _count_rated(player, after, scores[side])
+                board.rating = after
+                _count_rated(board, scores[side])
+                _count_rated(players[user_id], scores[side])
         RatingChange.objects.bulk_create(changes, batch_size=batch_size)
         HeadToHead.objects.bulk_create(
             [
@@ -370,7 +412,6 @@ def recount(batch_size: int = 5000) -> None:
             [
                 PlayerStats(
                     user_id=user_id,
-                    rating=p.rating,
                     rated_games=p.rated_games,
                     rated_wins=p.rated_wins,
                     rated_losses=p.rated_losses,
@@ -381,6 +422,21 @@ def recount(batch_size: int = 5000) -> None:
                     last_finished_at=p.last_finished_at,
                 )
                 for user_id, p in players.items()
+            ],
+            batch_size=batch_size,
+        )
+        BoardRating.objects.bulk_create(
+            [
+                BoardRating(
+                    user_id=user_id,
+                    variant=variant,
+                    rating=b.rating,
+                    rated_games=b.rated_games,
+                    rated_wins=b.rated_wins,
+                    rated_draws=b.rated_draws,
+                    rated_losses=b.rated_losses,
+                )
+                for (user_id, variant), b in boards.items()
             ],
             batch_size=batch_size,
         )

@@ -27,12 +27,12 @@ PROVISIONAL_GAMES = 10
 
 
 class PlayerStats(models.Model):
-    """One player's rating (Elo, from games between people) and streaks."""
+    """One player's counts of games and streaks, over every board (each board's
+    rating is a BoardRating: one Elo across boards would mean nothing)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="stats"
     )
-    rating = models.IntegerField(default=INITIAL_RATING)
     rated_games = models.PositiveIntegerField(default=0, help_text="Finished games between people.")
     rated_wins = models.PositiveIntegerField(default=0)
     rated_losses = models.PositiveIntegerField(default=0)
@@ -45,10 +45,29 @@ class PlayerStats(models.Model):
     class Meta:
         verbose_name = "player's statistics"
         verbose_name_plural = "players' statistics"
-        indexes = [models.Index(fields=["-rating", "user"], name="playerstats_leaderboard")]
 
     def __str__(self) -> str:
-        return f"{self.user} ({self.rating})"
+        return f"{self.user}: {self.games} games"
+
+
+class BoardRating(models.Model):
+    """One player's rating on one board: Elo, from rated games between people on it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_ratings")
+    variant = models.CharField(max_length=3, choices=Variant.choices)
+    rating = models.IntegerField(default=INITIAL_RATING)
+    rated_games = models.PositiveIntegerField(default=0, help_text="Rated games on this board.")
+    rated_wins = models.PositiveIntegerField(default=0)
+    rated_draws = models.PositiveIntegerField(default=0)
+    rated_losses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "rating on a board"
+        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="boardrating_one_per_board")]
+        indexes = [models.Index(fields=["variant", "-rating", "user"], name="boardrating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.variant}: {self.rating}"
 
     @property
     def is_provisional(self) -> bool:

@@ -10,6 +10,7 @@ from games.play.models import UNFINISHED, Game, Status, Termination, Variant
 from games.stats import charts
 from games.stats.models import (
     OPPONENT_KINDS,
+    BoardRating,
     DailyStats,
     FirstMoveStats,
     HeadToHead,
@@ -163,7 +164,7 @@ def first_move_heatmap(variant: str) -> list[dict]:
 
 
 def player_stats(user):
-    """A player's PlayerStats, or an unsaved one at the starting rating before their first game."""
+    """A player's PlayerStats, or an unsaved one before their first game."""
     stats = PlayerStats.objects.filter(user=user).first() or PlayerStats()
     stats.user = user  # the one we have: no query to fetch it again
     return stats
@@ -181,18 +182,35 @@ def player_records(user) -> list[dict]:
     return rows
 
 
-def rating_history(user, limit: int = RATING_HISTORY) -> list:
-    """A player's last ``limit`` RatingChanges, oldest first; one query."""
-    latest = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")[:limit]
+def board_ratings(user) -> list[BoardRating]:
+    """A player's rating on each board, 3x3 first: unsaved, at the starting
+    rating, on a board they have not played a rated game on; one query."""
+    kept = {row.variant: row for row in BoardRating.objects.filter(user=user)}
+    return [kept.get(variant) or BoardRating(user=user, variant=variant) for variant in Variant.values]
+
+
+def board_rating(user, variant: str) -> BoardRating:
+    """A player's rating on ``variant`` (unsaved, at the start, before a rated game there)."""
+    return BoardRating.objects.filter(user=user, variant=variant).first() or BoardRating(user=user, variant=variant)
+
+
+def rating_history(user, variant: str | None = None, limit: int = RATING_HISTORY) -> list:
+    """A player's last ``limit`` RatingChanges (on ``variant``, or on every
+    board), oldest first; one query."""
+    changes = RatingChange.objects.filter(user=user)
+    if variant is not None:
+        changes = changes.filter(game__variant=variant)
+    latest = changes.select_related("game").order_by("-created_at", "-id")[:limit]
     return list(reversed(latest))
 
 
-def leaderboard(*, bots: bool = False):
-    """Players with at least one rated game, best rating first (a tie: the older
-    account first). Provisional players are ranked with the others; pages mark them.
-    People and bots have a leaderboard each: ``bots`` picks the bots'."""
+def leaderboard(*, variant: str = Variant.THREE, bots: bool = False):
+    """Players with at least one rated game on ``variant``, best rating there
+    first (a tie: the older account first). Provisional players are ranked
+    with the others; pages mark them. People and bots have a leaderboard
+    each: ``bots`` picks the bots'."""
     return (
-        PlayerStats.objects.filter(rated_games__gt=0, user__is_active=True, user__bot__isnull=not bots)
+        BoardRating.objects.filter(variant=variant, rated_games__gt=0, user__is_active=True, user__bot__isnull=not bots)
         .select_related("user", "user__bot")
         .order_by("-rating", "user_id")
     )
@@ -200,7 +218,7 @@ def leaderboard(*, bots: bool = False):
 
 def admin_summary() -> dict:
     """The admin index's figures: games today and in all, the perfect AI's
-    losses, the top five players. Four queries."""
+    losses, the top three players on each board. Five queries."""
     today = timezone.localdate()
     totals = DailyStats.objects.aggregate(total=Sum("games"), today=Sum("games", filter=Q(day=today)))
     losses = DailyStats.objects.filter(opponent="perfect").filter(AI_LOST).aggregate(n=Sum("games"))["n"] or 0
@@ -208,5 +226,5 @@ def admin_summary() -> dict:
         "games_today": totals["today"] or 0,
         "games_total": totals["total"] or 0,
         "perfect_losses": losses,
-        "top_players": list(leaderboard()[:5]),
+        "top_players": [(variant, list(leaderboard(variant=variant)[:3])) for variant in Variant.values],
     }

@@ -49,15 +49,22 @@ def stats(request):
 
 @require_GET
 def leaderboard(request):
-    """Players by rating, 50 a page; provisional ones (fewer than 10 rated games) are marked.
-    People's by default, the bots' with ``?bots=1``: the two are never mixed."""
+    """Players by their rating on one board (``?board=``, 3x3 by default), 50
+    a page; provisional ones (fewer than 10 rated games there) are marked.
+    People's by default, the bots' with ``?bots=1``: the two are never mixed.
+    A board it does not know is 3x3's."""
     bots = request.GET.get("bots") == "1"
-    page = Paginator(selectors.leaderboard(bots=bots), selectors.LEADERBOARD_PAGE).get_page(request.GET.get("page"))
+    board = request.GET.get("board")
+    variant = board if board in Variant.values else Variant.THREE
+    players = selectors.leaderboard(variant=variant, bots=bots)
+    page = Paginator(players, selectors.LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "games/leaderboard.html",
         {
             "bots": bots,
+            "variant": variant,
+            "boards": Variant.choices,
             "page": page,
             "players": page.object_list,
             "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),

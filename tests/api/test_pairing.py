@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 from games.lobby import pairing_services
 from games.lobby.models import PairingRequest
 from games.play.models import Game
-from games.stats.models import PlayerStats
 from tests.api.conftest import assert_error, client_for, stored
+from tests.factories import rate
 from tests.races import at_once
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +60,8 @@ def test_the_second_player_to_ask_is_paired_with_the_first(as_alice, as_bob, ali
 
 
 def test_asking_again_keeps_the_request_and_checks_in(as_alice, as_bob, alice, bob):
-    PlayerStats.objects.create(user=alice, rating=1000)
-    PlayerStats.objects.create(user=bob, rating=1500)
+    rate(alice, 1000)
+    rate(bob, 1500)
     first = _ask(as_alice).json()
     _ask(as_bob)
     assert not Game.objects.exists()  # 500 apart
@@ -130,8 +130,8 @@ def test_never_asked_is_a_404(as_alice):
 
 
 def test_the_worker_pairs_api_clients_once_their_ranges_have_widened(as_alice, alice, bob):
-    PlayerStats.objects.create(user=alice, rating=1000)
-    PlayerStats.objects.create(user=bob, rating=1600)
+    rate(alice, 1000)
+    rate(bob, 1600)
     _ask(as_alice)
     _ask(client_for(bob))
     assert pairing_services.pairing_match_waiting() == 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.stats.models import PlayerStats
+from games.stats.models import BoardRating
 from tests.api.conftest import assert_error
-from tests.factories import DRAW, X_WINS, ai_game, human_game
+from tests.factories import DRAW, X_WINS, ai_game, human_game, rating_of
 
 pytestmark = pytest.mark.django_db
 
@@ -18,10 +18,13 @@ def test_a_players_stats_are_their_rating_record_streaks_and_changes(anon, alice
     response = anon.get("/api/users/alice/stats/")
     assert response.status_code == 200
     body = response.json()
-    stats = PlayerStats.objects.get(user=alice)
     assert body["username"] == "alice"
-    assert body["rating"] == stats.rating > 1200
-    assert body["provisional"] is True
+    # A rating per board: her two rated games were on 3x3.
+    three, four, five = body["ratings"]
+    assert (three["variant"], three["rating"], three["provisional"]) == ("3x3", rating_of(alice), True)
+    assert three["rating"] > 1200 and (three["rated_games"], three["wins"], three["draws"]) == (2, 1, 1)
+    assert (four["variant"], four["rating"], four["rated_games"]) == ("4x4", 1200, 0)
+    assert five["variant"] == "5x5"
     assert (body["rated_games"], body["rated_wins"], body["rated_draws"], body["rated_losses"]) == (2, 1, 1, 0)
     assert body["games"] == 3
     assert (body["current_streak"], body["best_streak"]) == (-1, 1)
@@ -30,19 +33,15 @@ def test_a_players_stats_are_their_rating_record_streaks_and_changes(anon, alice
         {"variant": "3x3", "opponent": "easy", "games": 1, "wins": 0, "draws": 0, "losses": 1},
     ]
     assert [c["game"] for c in body["rating_changes"]] == [second.pk, first.pk]  # newest first
-    assert body["rating_changes"][0]["after"] == stats.rating
+    assert body["rating_changes"][0]["after"] == rating_of(alice)
+    assert body["rating_changes"][0]["variant"] == "3x3"
     assert body["rating_changes"][1]["before"] == 1200
 
 
 def test_a_player_without_games_is_at_the_start(anon, alice):
     body = anon.get("/api/users/alice/stats/").json()
-    assert (body["rating"], body["provisional"], body["games"], body["records"], body["rating_changes"]) == (
-        1200,
-        True,
-        0,
-        [],
-        [],
-    )
+    assert [(r["rating"], r["provisional"], r["rated_games"]) for r in body["ratings"]] == [(1200, True, 0)] * 3
+    assert (body["games"], body["records"], body["rating_changes"]) == (0, [], [])
 
 
 @pytest.mark.parametrize("username", ["nobody", "%00", "al%00ice"])
@@ -68,7 +67,7 @@ def test_the_leaderboard_ranks_by_rating(anon, alice, bob, carol):
         "rank": 1,
         "username": "alice",
         "bot": False,
-        "rating": PlayerStats.objects.get(user=alice).rating,
+        "rating": rating_of(alice),
         "provisional": True,
         "rated_games": 2,
         "wins": 2,
@@ -79,8 +78,10 @@ def test_the_leaderboard_ranks_by_rating(anon, alice, bob, carol):
 
 
 def test_the_leaderboard_has_fifty_a_page(anon, django_user_model):
-    PlayerStats.objects.bulk_create(
-        PlayerStats(user=django_user_model.objects.create_user(f"p{i:03}"), rating=2000 - i, rated_games=12)
+    BoardRating.objects.bulk_create(
+        BoardRating(
+            user=django_user_model.objects.create_user(f"p{i:03}"), variant="3x3", rating=2000 - i, rated_games=12
+        )
         for i in range(55)
     )
     first = anon.get("/api/leaderboard/").json()
@@ -93,20 +94,28 @@ def test_the_leaderboard_has_fifty_a_page(anon, django_user_model):
 
 def test_the_statistics_cost_the_same_queries_with_few_or_many_games(anon, alice, bob, django_assert_num_queries):
     human_game(alice, bob, X_WINS)
-    with django_assert_num_queries(4):  # the player, stats, records, rating changes
+    with django_assert_num_queries(5):  # the player, stats, ratings, records, rating changes
         anon.get("/api/users/alice/stats/")
     with django_assert_num_queries(2):  # the count, the page
         anon.get("/api/leaderboard/")
     for i in range(20):
         human_game(bob, alice, DRAW if i % 2 else X_WINS)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         stats = anon.get("/api/users/alice/stats/").json()
     with django_assert_num_queries(2):
         board = anon.get("/api/leaderboard/").json()
     assert (stats["games"], len(stats["records"])) == (21, 1)  # what those queries read
     assert [row["username"] for row in board["results"]] == sorted(
-        ["alice", "bob"], key=lambda name: -PlayerStats.objects.get(user__username=name).rating
+        ["alice", "bob"], key=lambda name: -BoardRating.objects.get(user__username=name).rating
     )
+
+
+def test_each_board_has_its_leaderboard_in_the_api(anon, alice, bob):
+    human_game(alice, bob, [0, 4, 1, 5, 2, 6, 3], variant="4x4")  # alice's top row
+    assert anon.get("/api/leaderboard/").json()["count"] == 0  # 3x3: nobody rated there
+    board = anon.get("/api/leaderboard/", {"variant": "4x4"}).json()
+    assert [(r["username"], r["rating"]) for r in board["results"]] == [("alice", 1220), ("bob", 1180)]
+    assert_error(anon.get("/api/leaderboard/", {"variant": "6x6"}), 400, "invalid_variant")
 
 
 def test_the_profile_page_has_no_error_for_an_impossible_name(client):

@@ -15,7 +15,7 @@ from games.play.models import Game
 from games.play.players import Player
 from games.stats import counters
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
-from tests.factories import DRAW, X_WINS, ai_game, human_game
+from tests.factories import DRAW, X_WINS, ai_game, human_game, rating_of
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def test_a_game_in_progress_against_a_person_is_resigned_and_the_opponent_wins(u
     assert game.o_player is None and game.player_name("O") == "Deleted player"
     assert game.cells == [4, 0]  # the moves stay
     bob_stats = PlayerStats.objects.get(user=bob)
-    assert (bob_stats.rated_wins, bob_stats.rating) == (1, 1220)  # rated as any resignation
+    assert (bob_stats.rated_wins, rating_of(bob)) == (1, 1220)  # rated as any resignation
     assert RatingChange.objects.filter(game=game, user=bob).exists()
     assert deletion.resigned == 1 and deletion.aborted == 0
 

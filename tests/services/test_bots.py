@@ -13,6 +13,7 @@ from games.play.models import Bot, Game
 from games.play.players import Player
 from games.stats import selectors
 from games.stats.models import PlayerStats, RatingChange
+from tests.factories import rating_of
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def _play_out(game, moves=(0, 3, 1, 4, 2)):
 
 
 def _ratings(*users):
-    return [PlayerStats.objects.filter(user=u).values_list("rating", flat=True).first() for u in users]
+    return [rating_of(u) for u in users]
 
 
 def test_a_casual_game_leaves_both_ratings_untouched(people):

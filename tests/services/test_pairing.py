@@ -13,7 +13,7 @@ from games.errors import InvalidInput, NotAPlayer, PairingRefused
 from games.lobby import pairing_services as pairing
 from games.lobby.models import PairingPool, PairingRequest
 from games.play.models import Game
-from games.stats.models import PlayerStats
+from tests.factories import rate
 from tests.races import at_once
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def ask(player, seconds=0, variant="3x3", time_control="3+2"):
 
 
 def rated(user, rating):
-    PlayerStats.objects.update_or_create(user=user, defaults={"rating": rating})
+    rate(user, rating)
     return user
 
 

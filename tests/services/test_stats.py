@@ -15,6 +15,7 @@ from games.play.models import Game
 from games.play.players import Player
 from games.stats import counters, selectors
 from games.stats.models import (
+    BoardRating,
     DailyStats,
     FirstMoveStats,
     HeadToHead,
@@ -23,8 +24,9 @@ from games.stats.models import (
     RatingChange,
     counter_shard,
 )
+from games.stats.selectors import board_rating
 from tests import factories
-from tests.factories import time_passes
+from tests.factories import rating_of, time_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -52,9 +54,9 @@ def test_a_win_moves_both_ratings_by_the_same_amount(people):
     game = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])  # ann (X) completes the top row
     assert game.result == "x_won"
     ann_stats, ben_stats = PlayerStats.objects.get(user=ann), PlayerStats.objects.get(user=ben)
-    assert ann_stats.rating == 1220 and ben_stats.rating == 1180  # equal ratings, K=40 while provisional
+    assert rating_of(ann) == 1220 and rating_of(ben) == 1180  # equal ratings, K=40 while provisional
     assert (ann_stats.rated_wins, ben_stats.rated_losses) == (1, 1)
-    assert ann_stats.is_provisional
+    assert board_rating(ann, "3x3").is_provisional and board_rating(ann, "3x3").rated_wins == 1
     changes = RatingChange.objects.filter(game=game).order_by("user__username")
     assert [(c.user.username, c.before, c.after) for c in changes] == [("ann", 1200, 1220), ("ben", 1200, 1180)]
 
@@ -62,10 +64,10 @@ def test_a_win_moves_both_ratings_by_the_same_amount(people):
 def test_a_game_is_never_rated_or_counted_twice(people):
     ann, ben, *_ = people
     game = _play_out(_human_game(ann, ben), [0, 3, 1, 4, 2])
-    before = (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games)
+    before = (rating_of(ann), DailyStats.objects.get().games)
     with pytest.raises(MoveRefused):  # ending it a second time
         services.game_resign(game_id=game.pk, player=Player(user=ben))
-    assert (PlayerStats.objects.get(user=ann).rating, DailyStats.objects.get().games) == before
+    assert (rating_of(ann), DailyStats.objects.get().games) == before
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
@@ -74,7 +76,7 @@ def test_games_against_the_ai_and_aborted_games_leave_ratings_alone(people):
     factories.ai_game(ann, level="easy", resign=True)
     aborted = _human_game(ann, ben)
     services.game_abort_by_player(game_id=aborted.pk, player=Player(user=ann))
-    assert PlayerStats.objects.get(user=ann).rating == 1200
+    assert rating_of(ann) == 1200
     assert PlayerStats.objects.get(user=ann).games == 1  # the resigned AI game
     assert not PlayerStats.objects.filter(user=ben).exists()
     record = PlayerRecord.objects.get(user=ann)
@@ -118,7 +120,6 @@ def _snapshot():
         "players": sorted(
             PlayerStats.objects.values_list(
                 "user_id",
-                "rating",
                 "rated_games",
                 "rated_wins",
                 "rated_losses",
@@ -129,6 +130,11 @@ def _snapshot():
             )
         ),
         "ratings": sorted(RatingChange.objects.values_list("game_id", "user_id", "before", "after")),
+        "boards": sorted(
+            BoardRating.objects.values_list(
+                "user_id", "variant", "rating", "rated_games", "rated_wins", "rated_draws", "rated_losses"
+            )
+        ),
         "head_to_head": sorted(
             HeadToHead.objects.values_list("user_id", "opponent_id", "games", "wins", "losses", "draws")
         ),
@@ -305,4 +311,4 @@ def test_games_stored_as_ended_before_both_sides_moved_are_aborted_and_the_ratin
         ("aborted", "", ""),
     ]
     assert _snapshot() == kept
-    assert PlayerStats.objects.get(user=ann).rating == 1220
+    assert rating_of(ann) == 1220

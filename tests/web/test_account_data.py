@@ -18,8 +18,8 @@ from games.play import chat_services
 from games.play.chat_models import ChatMessage
 from games.play.models import Game
 from games.play.players import Player
-from games.stats.models import DailyStats, PlayerRecord, PlayerStats, RatingChange
-from tests.factories import DRAW, X_WINS, ai_game, human_game
+from games.stats.models import DailyStats, PlayerRecord, RatingChange
+from tests.factories import DRAW, X_WINS, ai_game, human_game, rating_of
 
 pytestmark = pytest.mark.django_db
 
@@ -335,7 +335,7 @@ def _bobs_view(bob):
 def test_the_opponent_keeps_the_games_marked_as_deleted_and_can_replay_them(client_logged_in, user, password, bob):
     finished = human_game(user, bob, X_WINS)
     ongoing = human_game(bob, user, [4, 0, 8])  # alice (O) to move: she resigns by leaving
-    bob_rating = PlayerStats.objects.get(user=bob).rating
+    bob_rating = rating_of(bob)
     bob_changes = list(RatingChange.objects.filter(user=bob).values_list("game_id", "before", "after"))
     bob_records = list(PlayerRecord.objects.filter(user=bob).values_list("variant", "opponent", "wins", "losses"))
     daily = sorted(DailyStats.objects.values_list("result", "termination", "games"))

@@ -27,12 +27,12 @@ def test_staff_see_todays_games_the_perfect_ai_and_the_top_players(admin_client,
     assert "Games finished today 2" in summary
     assert "Games finished in all 3" in summary
     assert "Perfect AI's losses 0" in summary
-    assert re.search(r"Top players 1\. alice \(\d+\) 2\. bob \(\d+\)", summary)
+    assert re.search(r"Top players 3x3 : 1\. alice \(\d+\), 2\. bob \(\d+\) 4x4 : no rated games yet", summary)
 
 
 def test_an_empty_site_shows_zeroes(admin_client):
     summary = _summary(admin_client.get("/admin/").content.decode())
-    assert "Games finished in all 0" in summary and "No rated games yet" in summary
+    assert "Games finished in all 0" in summary and "3x3 : no rated games yet" in summary
 
 
 def test_only_staff_reach_the_admin_index(client, user):

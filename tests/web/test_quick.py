@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.lobby import pairing_services
 from games.lobby.models import PairingRequest
 from games.play.models import Game
-from games.stats.models import PlayerStats
+from tests.factories import rate
 from tests.web.pages import messages_shown, signed_in, visible_text
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_two_players_press_play_and_both_land_in_the_same_game(user, bob):
 
 def test_the_waiting_page_shows_how_long_and_the_range_as_it_widens(user):
     client = signed_in(user)
-    PlayerStats.objects.create(user=user, rating=1500)
+    rate(user, 1500)
     _play(client)
     request = PairingRequest.objects.get()
     PairingRequest.objects.filter(pk=request.pk).update(created_at=timezone.now() - timedelta(seconds=67))
@@ -162,8 +162,8 @@ def test_someone_else_s_request_is_not_found(user, bob):
 
 
 def test_checking_in_for_the_script_answers_the_panel_and_pairs_as_ranges_widen(user, bob):
-    PlayerStats.objects.create(user=user, rating=1000)
-    PlayerStats.objects.create(user=bob, rating=1800)
+    rate(user, 1000)
+    rate(bob, 1800)
     client = signed_in(user)
     _play(client)
     _play(signed_in(bob))
