@@ -134,3 +134,15 @@ def test_the_api_gives_a_game_in_the_notation_to_a_signed_in_player(user, bob):
     assert response.content == Client().get(reverse("games:game_notation", args=[game.pk])).content
     assert_error(client_for(bob).get("/api/games/999999/notation/"), 404, "not_found")
     assert client_for(None).get(f"/api/games/{game.pk}/notation/").status_code == 401
+
+
+def test_the_boards_show_the_coordinates_the_notation_uses(client, user):
+    game = ai_game(user, level="easy", variant="4x4")
+    for url in (game.get_absolute_url(), reverse("games:analysis") + "?board=" + "." * 16):
+        html = client.get(url).content.decode()
+        assert (
+            '<ol class="board-coords__ranks" aria-hidden="true"><li>4</li><li>3</li><li>2</li><li>1</li></ol>' in html
+        )
+        assert (
+            '<ol class="board-coords__files" aria-hidden="true"><li>a</li><li>b</li><li>c</li><li>d</li></ol>' in html
+        )
