@@ -108,6 +108,7 @@ def answers_to_a_challenge_action(ok: dict, *errors: int, body: bool = False) ->
 
 #: One line per operation, for the docs' list and generated clients' docstrings.
 SUMMARIES = {
+    "games_notation": "Download a game in the notation",
     "notifications_list": "List your notifications",
     "notifications_read": "Mark your notifications read",
     "account_bot_retrieve": "Get your bot's settings",

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/", views.GamesApi.as_view(), name="games"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="game"),
     path("games/<int:pk>/moves/", views.GameMoveApi.as_view(), name="game-moves"),
+    path("games/<int:pk>/notation/", views.GameNotationApi.as_view(), name="game-notation"),
     path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="game-resign"),
     path("games/<int:pk>/abort/", views.GameAbortApi.as_view(), name="game-abort"),
     path("games/<int:pk>/claim-timeout/", views.GameClaimTimeoutApi.as_view(), name="game-claim-timeout"),

@@ -8,8 +8,10 @@ the game is decided here.
 
 from __future__ import annotations
 
+from django.http import HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
@@ -169,6 +171,26 @@ class GameDetailApi(APIView):
     def get(self, request, pk: int):
         game = selectors.game_detail(pk)
         return Response(s.GameDetailSerializer(game, context={"request": request}).data)
+
+
+class GameNotationApi(APIView):
+    @operation(
+        operation_id="games_notation",
+        tags=["games"],
+        responses={
+            **answers({}, 401, 404),
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, description="The game in the site's notation (docs/notation.md)."
+            ),
+        },
+        description="The game as text: a header block (site, game, date, players, result, termination, "
+        "the AI's level, the time control, the board), a blank line, then the moves as coordinates "
+        "(`b2 a1 c3`: columns from the left, rows from the bottom). The game page's Download gives the "
+        "same; the analysis board imports it. Finished or not, as GET /api/games/{id}/ shows it.",
+    )
+    def get(self, request, pk: int):
+        text = selectors.game_notation(selectors.game_detail(pk))
+        return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
 class GameMoveApi(APIView):

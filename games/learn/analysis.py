@@ -12,6 +12,11 @@ described in :mod:`games.learn.positions`:
     /analysis/?moves=4,0,8&ply=2                 3x3 after 4 and 0, with 8 one step ahead
     /analysis/?board=................&moves=5    4x4 after its first move
 
+A whole game is imported with ``game``: the site's notation (a game page's
+download, docs/notation.md) or a plain list of moves, which opens the board
+after its last move; text that is not a game is shown again with what is
+wrong in it (status 400).
+
 A link that cannot be read whole shows what it can with a message saying
 what was wrong (status 400), never an error page. A 4x4 or 5x5 position not
 analysed before sets the engine searching: the page says so and reloads
@@ -22,15 +27,18 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from games import engine
+from games import engine, notation
 from games.learn import explain, positions
 from games.learn.engine_pages import answers_for_the_engine
 from games.learn.position_analysis import PositionAnalysis, position_analysis
 from games.play import chances
+
+#: The longest game text the import reads (a downloaded game is a few hundred characters).
+LONGEST_IMPORT = 4000
 
 #: The empty boards a learner can start from.
 EMPTY_BOARDS = ((3, "3×3"), (4, "4×4"), (5, "5×5, four in a row"))
@@ -39,14 +47,30 @@ EMPTY_BOARDS = ((3, "3×3"), (4, "4×4"), (5, "5×5, four in a row"))
 @require_GET
 @answers_for_the_engine
 def analysis(request):
-    """The analysis board for the position the link carries (see the module's docstring)."""
+    """The analysis board for the position the link carries, or for the game
+    imported (see the module's docstring)."""
+    imported = request.GET.get("game")
+    if imported is not None:
+        try:
+            record = notation.parse(imported[:LONGEST_IMPORT])
+        except notation.NotationError as error:
+            return _show(request, positions.read_link(None, None, None), import_text=imported, import_problem=error)
+        start = engine.Board.empty(record.size)
+        return redirect(reverse("games:analysis") + positions.analysis_query(start, record.moves))
     link = positions.read_link(request.GET.get("board"), request.GET.get("moves"), request.GET.get("ply"))
+    return _show(request, link)
+
+
+def _show(request, link: positions.AnalysisLink, import_text: str = "", import_problem=None):
     found = position_analysis(request, link.board)
     context = analysis_context(link, found, base=reverse("games:analysis"))
     context["share_url"] = request.build_absolute_uri(context["here"])
     # A position that could not be read stays in the box, to be put right.
     context["position_text"] = (request.GET.get("board") or "")[:100] if context["board_problem"] else str(link.board)
-    return render(request, "learn/analysis.html", context, status=400 if link.problems else 200)
+    context["import_text"] = import_text[:LONGEST_IMPORT]
+    context["import_problem"] = str(import_problem) if import_problem else ""
+    bad = link.problems or import_problem
+    return render(request, "learn/analysis.html", context, status=400 if bad else 200)
 
 
 def analysis_context(link: positions.AnalysisLink, found: PositionAnalysis, base: str) -> dict:

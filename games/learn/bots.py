@@ -1,6 +1,7 @@
-"""Check your own minimax: the way from a student's minimax function to a
-graded report and live games, docs/bots.md shown as a page, and the reference
-client's files (clients/python/) to download."""
+"""Guides from docs/ shown as pages: "Check your own minimax" (docs/bots.md:
+from a student's minimax function to a graded report and live games, with
+the reference client's files from clients/python/ to download) and the
+game notation (docs/notation.md)."""
 
 from __future__ import annotations
 
@@ -18,17 +19,28 @@ CLIENT_FILES = ("tttbot.py", "my_bot.py", "requirements.txt")
 
 
 @cache
-def _guide() -> tuple[str, str]:
-    """docs/bots.md as HTML (the project's own file, read once), and its title."""
-    text = (settings.BASE_DIR / "docs" / "bots.md").read_text(encoding="utf-8")
+def _guide(name: str) -> tuple[str, str]:
+    """docs/<name>.md as HTML (the project's own file, read once), and its title."""
+    text = (settings.BASE_DIR / "docs" / f"{name}.md").read_text(encoding="utf-8")
     title, _, body = text.partition("\n")
     return title.removeprefix("# ").strip(), markdown.markdown(body, extensions=["fenced_code", "tables"])
 
 
+def _page(request, name: str, eyebrow: str):
+    title, html = _guide(name)
+    context = {"title": title, "guide": mark_safe(html), "eyebrow": eyebrow}  # noqa: S308 - our own docs
+    return render(request, "learn/bots.html", context)
+
+
 @require_GET
 def bots(request):
-    title, html = _guide()
-    return render(request, "learn/bots.html", {"title": title, "guide": mark_safe(html)})  # noqa: S308 - our own docs
+    return _page(request, "bots", "Learn minimax · practice")
+
+
+@require_GET
+def notation(request):
+    """The game notation: what a game page's Download holds, and what the analysis board imports."""
+    return _page(request, "notation", "Games you can take along")
 
 
 @require_GET

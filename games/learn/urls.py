@@ -24,6 +24,7 @@ urlpatterns: list = [
     # Check your own minimax: docs/bots.md, and the reference client's files.
     path("learn/bots/", bots.bots, name="bots"),
     path("learn/bots/<str:name>", bots.client_file, name="bot_client_file"),
+    path("learn/notation/", bots.notation, name="notation_help"),
     # The tree to print: empty value boxes, and the answer key on a second page.
     path("learn/tree/worksheet/", tree.tree_worksheet, name="tree_worksheet"),
 ]

@@ -4,6 +4,7 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from games import notation
 from games.play import clocks
 from games.play.models import Game, is_bot
 from games.play.players import current_player
@@ -93,6 +94,16 @@ def outcome_for_side(game, side):
 @register.filter
 def opponent_of(game, side: str) -> str:
     return game.opponent_name(side)
+
+
+@register.filter
+def coordinates(size: int) -> dict[str, list[str]]:
+    """The letters along a board's bottom (a, b, c...) and the numbers down its
+    side, top row first (3, 2, 1 on 3x3): the game notation's coordinates."""
+    return {
+        "files": [notation.coordinate(col, size)[0] for col in range(size)],
+        "ranks": [notation.coordinate(row * size, size)[1:] for row in range(size)],
+    }
 
 
 @register.filter

@@ -60,9 +60,9 @@ def test_the_schema_is_generated_without_warnings(tmp_path):
 def test_every_operation_documents_its_answers_and_errors(schema):
     operations = list(_operations(schema))
     assert (
-        len(operations) == 18 + 4 + 4 + 3 + 6 + 2 + 1 + 3 + 4 + 4 + 2
+        len(operations) == 18 + 4 + 4 + 3 + 6 + 2 + 1 + 3 + 4 + 4 + 2 + 1
     )  # + puzzles, chat, quick pairing, draw offers and takebacks, rematch, one challenge, bot accounts, exams,
-    # tokens, notifications
+    # tokens, notifications, a game's notation
     for path, method, operation in operations:
         responses = operation["responses"]
         where = f"{method.upper()} {path}"

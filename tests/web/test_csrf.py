@@ -189,6 +189,7 @@ PAST_THE_CHECK = {
     "tree_worksheet": 405,
     "bots": 405,
     "bot_client_file": 405,
+    "notation_help": 405,
     "exam_report": 405,  # an exam's report: GET only (answers come through the API)
     "notifications": 405,
     "notifications_read": 302,  # marked read: back to the list

@@ -1,6 +1,9 @@
 """Every game downloads in the site's notation, and reads back the same."""
 
 import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
 
 from games import notation
 from games.play import offers, services
@@ -68,3 +71,78 @@ def test_no_game_no_download_and_nothing_stored(client):
     assert client.get("/games/999999/notation.txt").status_code == 404
     assert client.post("/games/999999/notation.txt").status_code == 405
     assert (Game.objects.count(), Move.objects.count()) == before
+
+
+# -- importing into the analysis board -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, size, moves",
+    [
+        ("b2 a1 c3", 3, "4,6,2"),
+        ("4 0 8", 3, "4,0,8"),
+        ('[Board "4x4"]\n\na4 b3', 4, "0,5"),
+        ("1. b2 a1 2. c3", 3, "4,6,2"),
+    ],
+)
+def test_the_analysis_board_imports_a_game_or_its_moves(client, text, size, moves):
+    response = client.get(reverse("games:analysis"), {"game": text})
+    assert response.status_code == 302
+    expected = f"moves={moves}" if size == 3 else f"board={'.' * size * size}&moves={moves}"
+    assert response["Location"] == f"{reverse('games:analysis')}?{expected}"
+
+
+def test_a_downloaded_game_imports_as_it_was_played(client, user, bob):
+    game = human_game(user, bob, [4, 0, 8, 2, 1])
+    text = client.get(reverse("games:game_notation", args=[game.pk])).content.decode()
+    response = client.get(reverse("games:analysis"), {"game": text})
+    assert response["Location"].endswith("?moves=4,0,8,2,1")
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("b2 b2", 'move 2: "b2" cannot be played: that cell is occupied'),
+        ("zz", '"zz" is not a coordinate'),
+        ('[Board "9x9"]', "is not 3x3, 4x4 or 5x5"),
+    ],
+)
+def test_text_that_is_not_a_game_is_shown_again_with_what_is_wrong(client, text, said):
+    response = client.get(reverse("games:analysis"), {"game": text})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert said.replace('"', "&quot;") in html
+    assert 'aria-invalid="true"' in html and escape(text) in html
+
+
+def test_the_notation_has_a_page_of_its_own(client):
+    html = client.get(reverse("games:notation_help")).content.decode()
+    assert "<h1" in html and "Game notation" in html and "a3" in html
+
+
+# -- in the API ------------------------------------------------------------------------------
+
+
+def test_the_api_gives_a_game_in_the_notation_to_a_signed_in_player(user, bob):
+    from tests.api.conftest import assert_error, client_for
+
+    game = human_game(user, bob, [4, 0, 8, 2, 1])
+    response = client_for(bob).get(f"/api/games/{game.pk}/notation/")
+    assert response.status_code == 200 and response["Content-Type"] == "text/plain; charset=utf-8"
+    record = notation.parse(response.content.decode())
+    assert record.moves == (4, 0, 8, 2, 1) and record.headers["X"] == "alice"
+    assert response.content == Client().get(reverse("games:game_notation", args=[game.pk])).content
+    assert_error(client_for(bob).get("/api/games/999999/notation/"), 404, "not_found")
+    assert client_for(None).get(f"/api/games/{game.pk}/notation/").status_code == 401
+
+
+def test_the_boards_show_the_coordinates_the_notation_uses(client, user):
+    game = ai_game(user, level="easy", variant="4x4")
+    for url in (game.get_absolute_url(), reverse("games:analysis") + "?board=" + "." * 16):
+        html = client.get(url).content.decode()
+        assert (
+            '<ol class="board-coords__ranks" aria-hidden="true"><li>4</li><li>3</li><li>2</li><li>1</li></ol>' in html
+        )
+        assert (
+            '<ol class="board-coords__files" aria-hidden="true"><li>a</li><li>b</li><li>c</li><li>d</li></ol>' in html
+        )

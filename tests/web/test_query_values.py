@@ -27,7 +27,20 @@ from tests.web.test_csrf import stored
 pytestmark = pytest.mark.django_db
 
 #: What the views read from ``request.GET`` by name, and what their forms read.
-READ_BY_VIEWS = ["next", "page", "ply", "board", "moves", "variant", "thinking", "hint", "solution", "played", "cell"]
+READ_BY_VIEWS = [
+    "next",
+    "page",
+    "ply",
+    "board",
+    "moves",
+    "variant",
+    "thinking",
+    "hint",
+    "solution",
+    "played",
+    "cell",
+    "game",
+]
 PARAMETERS = sorted(
     {
         *READ_BY_VIEWS,
