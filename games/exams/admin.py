@@ -5,23 +5,17 @@ from __future__ import annotations
 from django.contrib import admin
 
 from games.exams.models import Exam, ExamGame
+from games.play.admin import ReadOnlyInline
 
 
-class ExamGameInline(admin.TabularInline):
+class ExamGameInline(ReadOnlyInline):
     """The exam's games, each linking to the game in the admin."""
 
     model = ExamGame
     fields = ["game", "level", "side"]
-    readonly_fields = fields
-    show_change_link = False
-    extra = 0
-    can_delete = False
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game")
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Exam)

@@ -85,28 +85,31 @@ def _cell_name(cell: int, size: int) -> str:
     return f"row {row + 1}, column {column + 1}"
 
 
-class TakenBackInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown under their parent to look through, never added, changed or
+    deleted here: the services write them. A subclass names its ``fields``."""
+
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+
+class TakenBackInline(ReadOnlyInline):
     """The moves taken back, and by whom: gone from the moves, kept here."""
 
     model = TakenBack
     fields = ("created_at", "ply", "cells", "side", "agreed_by")
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
-    show_change_link = False
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(ReadOnlyInline):
     """The moves in order, read-only: they are the game's history."""
 
     model = Move
     fields = ("ply", "mark", "cell", "row_and_column", "created_at")
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
-    show_change_link = False
 
     def get_queryset(self, request):
         # The game comes along so that row_and_column knows the board size
