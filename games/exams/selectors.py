@@ -120,11 +120,11 @@ def played_table(games: list[ExamGame]) -> list[dict]:
     for level in Level:
         row = {"level": level, "sides": []}
         for side in Side:
-            mine = [g for g in games if g.level == level and g.side == side]
+            mine = [(g, outcome(g)) for g in games if g.level == level and g.side == side]
             tally = {"won": 0, "drawn": 0, "lost": 0, "aborted": 0, "playing": 0}
-            for exam_game in mine:
-                tally[outcome(exam_game)] += 1
-            row["sides"].append({"side": side, "games": [(g, outcome(g)) for g in mine], **tally})
+            for _, said in mine:
+                tally[said] += 1
+            row["sides"].append({"side": side, "games": mine, **tally})
         rows.append(row)
     return rows
 

@@ -11,10 +11,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.errors import GameError, InvalidInput
-from games.exams import positions
+from games.exams import positions, selectors
 from games.exams.models import Exam, ExamGame, ExamPosition, Grade
 from games.play import services as play_services
-from games.play.models import Game, Level, Result, Side, Variant
+from games.play.models import Game, Level, Side, Variant
 from games.play.players import Player
 
 #: The most answers one request may carry.
@@ -164,23 +164,23 @@ def _finish_if_done(exam: Exam) -> None:
         exam.save(update_fields=["finished_at"])
 
 
-def _outcome_counter(game: Game, side: str) -> str:
-    """The Exam counter a game that ended adds to, from the program's side."""
-    if game.result == Result.DRAW:
-        return "games_drawn"
-    won = Result.X_WON if side == Side.X else Result.O_WON
-    return "games_won" if game.result == won else "games_lost"
+#: The Exam counter each outcome of a game over adds to (selectors.outcome).
+OUTCOME_COUNTERS = {"won": "games_won", "drawn": "games_drawn", "lost": "games_lost", "aborted": "games_aborted"}
 
 
-def exam_game_ended(*, game: Game, aborted: bool = False) -> None:
+def exam_game_ended(*, game: Game) -> None:
     """Count a game that has just ended, or was called off, on its exam, if
     it is an exam's game; the exam finishes with its last game. Called in the
-    transaction that ended the game, so the count commits with it."""
+    transaction that ended the game, so the count commits with it. An exam's
+    games are all against the AI: a game between people is never looked up."""
+    if not game.ai_side:
+        return
     try:
         exam_game = ExamGame.objects.get(game=game)
     except ExamGame.DoesNotExist:
         return
-    counter = "games_aborted" if aborted else _outcome_counter(game, exam_game.side)
+    exam_game.game = game  # as it has just ended, not read again
+    counter = OUTCOME_COUNTERS[selectors.outcome(exam_game)]
     exam = Exam.objects.select_for_update().get(pk=exam_game.exam_id)
     Exam.objects.filter(pk=exam.pk).update(**{counter: F(counter) + 1})
     exam.refresh_from_db()

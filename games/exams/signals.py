@@ -13,4 +13,4 @@ def count_finished_game(sender, game, **kwargs):
 
 @receiver(game_aborted, dispatch_uid="games.exams.count_aborted_game")
 def count_aborted_game(sender, game, **kwargs):
-    services.exam_game_ended(game=game, aborted=True)
+    services.exam_game_ended(game=game)
