@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games.lobby.models import ChallengeStatus
 from games.notifications.models import KEEP_DAYS, Kind, Notification, NotificationSettings
+from games.play.models import Status
 
 #: How many notifications the bell's list and the page show.
 LATEST = 30
@@ -55,7 +56,9 @@ def told(notification: Notification) -> dict:
 
 def turns_to_mail(made_before, made_after) -> QuerySet[Notification]:
     """Unread, unmailed "your turn" notifications made between the two
-    moments, for players with an e-mail address."""
+    moments, whose turn it still is (the game in progress at that ply), for
+    players with an e-mail address who have not turned the mails off and
+    have not been seen since ``made_before``."""
     return (
         Notification.objects.filter(
             kind=Kind.YOUR_TURN,
@@ -63,9 +66,16 @@ def turns_to_mail(made_before, made_after) -> QuerySet[Notification]:
             mailed_at=None,
             created_at__lte=made_before,
             created_at__gte=made_after,
+            game__status=Status.IN_PROGRESS,
+            game__move_count=F("ply"),
+        )
+        .filter(
+            Q(user__notification_settings__last_seen_at=None)
+            | Q(user__notification_settings__last_seen_at__lte=made_before)
         )
         .exclude(user__email="")
-        .select_related("user__notification_settings", "game")
+        .exclude(user__notification_settings__mail_turns=False)
+        .select_related("user")
         .order_by("created_at")
     )
 

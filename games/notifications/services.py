@@ -21,7 +21,6 @@ from games.errors import InvalidInput
 from games.notifications import selectors
 from games.notifications.models import KEEP_DAYS, Kind, Notification, NotificationSettings
 from games.play import live
-from games.play.models import Status
 
 logger = logging.getLogger(__name__)
 
@@ -85,11 +84,6 @@ def player_seen(*, user, now=None) -> None:
         NotificationSettings.objects.get_or_create(user=user, defaults={"last_seen_at": now})
 
 
-def mail_turns_set(*, user, on: bool) -> NotificationSettings:
-    """Turn the mails about correspondence turns on or off."""
-    return notification_settings_set(user=user, mail_turns=on)
-
-
 def notification_settings_set(*, user, mail_turns: bool | None = None, sounds: bool | None = None):
     """Change the player's choices given (None leaves one as it is)."""
     preferences, _ = NotificationSettings.objects.get_or_create(user=user)
@@ -116,7 +110,7 @@ def unsubscribe(*, token: str):
         user = get_user_model().objects.get(pk=user_id)
     except (signing.BadSignature, get_user_model().DoesNotExist):
         raise InvalidInput("This unsubscribe link is not valid: it may have been cut short.") from None
-    mail_turns_set(user=user, on=False)
+    notification_settings_set(user=user, mail_turns=False)
     return user
 
 
@@ -128,14 +122,6 @@ def turn_mails_send(*, now=None) -> int:
     now = now or timezone.now()
     sent = 0
     for notification in selectors.turns_to_mail(now - AWAY, now - timedelta(days=1)):
-        game, user = notification.game, notification.user
-        if game.status != Status.IN_PROGRESS or game.move_count != notification.ply:
-            continue
-        preferences = getattr(user, "notification_settings", None)
-        if preferences is not None and not preferences.mail_turns:
-            continue
-        if preferences is not None and preferences.last_seen_at and preferences.last_seen_at > now - AWAY:
-            continue
         with transaction.atomic():
             # Claimed first: a second worker finds it mailed and leaves it.
             if not Notification.objects.filter(pk=notification.pk, mailed_at=None).update(mailed_at=now):

@@ -32,12 +32,13 @@ def challenge_sent(challenge) -> None:
 
 
 def turn_passed(game, to_move: str) -> None:
-    """Your turn, in a correspondence game; the mover's own "your turn" is seen."""
+    """Your turn, in a correspondence game (no other game tells it: nothing is
+    read or written for a move in one); the mover's own "your turn" is seen."""
+    if game.time_control.kind != "correspondence":
+        return
     mover = game.player(other_side(to_move))
     if mover is not None:
         services.notifications_read(user=mover, game=game)
-    if game.time_control.kind != "correspondence":
-        return
     services.notify_turn(
         user=game.player(to_move),
         game=game,

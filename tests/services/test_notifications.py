@@ -178,9 +178,9 @@ def test_no_mail_to_a_player_seen_lately_or_who_said_no_or_who_moved(user, bob):
     services.player_seen(user=bob, now=timezone.now() - timedelta(minutes=3))
     assert services.turn_mails_send() == 0
     NotificationSettings.objects.filter(user=bob).update(last_seen_at=timezone.now() - timedelta(minutes=30))
-    services.mail_turns_set(user=bob, on=False)
+    services.notification_settings_set(user=bob, mail_turns=False)
     assert services.turn_mails_send() == 0
-    services.mail_turns_set(user=bob, on=True)
+    services.notification_settings_set(user=bob, mail_turns=True)
     play_services.game_play_move(game_id=game.pk, player=Player(user=bob), cell=0, ply=1)  # read by moving
     assert services.turn_mails_send() == 0
     assert mail.outbox == []
