@@ -64,13 +64,16 @@ def test_sounds_are_off_until_chosen_and_then_on_for_the_players_game_page(clien
     from games.play.players import Player
 
     game = play_services.game_create_against_ai(player=Player(user=user), level="easy", seed=1)
-    assert 'data-sounds="1"' not in client_logged_in.get(game.get_absolute_url()).content.decode()
+    assert (
+        '<meta name="tttsite-sounds" content="on">'
+        not in client_logged_in.get(game.get_absolute_url()).content.decode()
+    )
     assert 'name="sounds" checked' not in client_logged_in.get(reverse("games:account")).content.decode()
     client_logged_in.post(reverse("games:account_notifications"), {"mail_turns": "on", "sounds": "on"})
     assert NotificationSettings.objects.get(user=user).sounds is True
-    assert 'data-sounds="1"' in client_logged_in.get(game.get_absolute_url()).content.decode()
+    assert '<meta name="tttsite-sounds" content="on">' in client_logged_in.get(game.get_absolute_url()).content.decode()
     # A spectator's page of the same game stays silent.
-    assert 'data-sounds="1"' not in Client().get(game.get_absolute_url()).content.decode()
+    assert '<meta name="tttsite-sounds" content="on">' not in Client().get(game.get_absolute_url()).content.decode()
 
 
 def test_the_home_page_shows_challenges_for_you_with_accept_and_decline(client_logged_in, challenge):

@@ -31,16 +31,17 @@
       ? Number(document.activeElement.value) : null;
     var before = { ply: old.dataset.ply, status: old.dataset.status };
     old.replaceWith(fresh);
-    if (fresh.dataset.sounds === "1") soundFor(before, fresh.dataset);
+    if (soundsOn) soundFor(before, fresh.dataset);
     if (focusIndex !== undefined && focusIndex !== null) focusNear(focusIndex);
     else if (hadFocus !== null) focusNear(hadFocus);
     live.panelSwapped();
     askAgainLater();
   }
 
-  // Sounds, for a player who chose them on the account page: a short tick for
-  // each move that arrives, two notes when the game ends. Made by the Web
-  // Audio API, so there is no file to load.
+  // Sounds, for a player who chose them on the account page (the page says so
+  // once, not every panel): a short tick for each move that arrives, two
+  // notes when the game ends. Made by the Web Audio API: no file to load.
+  var soundsOn = Boolean(document.querySelector('meta[name="tttsite-sounds"][content="on"]'));
   var audio = null;
   function tone(frequency, start, length) {
     var oscillator = audio.createOscillator();
