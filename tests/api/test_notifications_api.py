@@ -56,3 +56,16 @@ def test_notifications_need_a_signed_in_player(challenged):
     assert anonymous.get(URL).status_code == 401
     assert anonymous.post(READ, {}, format="json").status_code == 401
     assert not Notification.objects.exclude(read_at=None).exists()
+
+
+def test_a_pushed_notification_is_the_one_the_api_lists(as_alice, alice, challenged):
+    """The sockets' notification (selectors.told) and the API's, field for field."""
+    from datetime import datetime
+
+    from games.notifications import selectors
+
+    listed = as_alice.get(URL).json()["results"]
+    pushed = [selectors.told(n) for n in selectors.recent(alice)]
+    for row in (*listed, *pushed):
+        row["created_at"] = datetime.fromisoformat(row["created_at"])
+    assert pushed == listed

@@ -27,6 +27,7 @@ from games.stats.models import (
 from games.stats.selectors import board_rating
 from tests import factories
 from tests.factories import rating_of, time_passes
+from tests.races import at_once, refusal_codes
 
 pytestmark = pytest.mark.django_db
 
@@ -312,3 +313,23 @@ def test_games_stored_as_ended_before_both_sides_moved_are_aborted_and_the_ratin
     ]
     assert _snapshot() == kept
     assert rating_of(ann) == 1220
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_first_rated_games_on_a_board_ending_at_once_are_both_rated(django_user_model):
+    """ann's two first 3x3 games, against ben and against cat, end at the same
+    moment: her board rating row does not exist yet, each game makes it or
+    waits for the one that does, and both games move it."""
+    ann, ben, cat = (django_user_model.objects.create_user(name, password="x") for name in ("ann", "ben", "cat"))
+    games = [_play_out(_human_game(ann, other), [0, 3, 1, 4]) for other in (ben, cat)]
+    results = at_once(
+        *(lambda g=game: services.game_resign(game_id=g.pk, player=Player(user=g.o_player)) for game in games)
+    )
+    assert refusal_codes(results) == ["ok", "ok"]
+    board = BoardRating.objects.get(user=ann, variant="3x3")
+    assert (board.rated_games, board.rated_wins) == (2, 2)
+    changes = RatingChange.objects.filter(user=ann).order_by("id")
+    assert [c.before for c in changes][0] == 1200 and changes[1].before == changes[0].after == 1220
+    kept = _snapshot()
+    counters.recount()
+    assert _snapshot() == kept
