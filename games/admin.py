@@ -7,6 +7,7 @@ from games.accounts import admin as accounts_admin
 from games.exams import admin as exams_admin
 from games.learn import admin as learn_admin
 from games.lobby import admin as lobby_admin
+from games.moderation import admin as moderation_admin
 from games.notifications import admin as notifications_admin
 from games.play import admin as play_admin
 from games.play import chat_admin, review_admin
@@ -20,6 +21,7 @@ __all__ = [
     "exams_admin",
     "learn_admin",
     "lobby_admin",
+    "moderation_admin",
     "notifications_admin",
     "play_admin",
     "review_admin",

@@ -70,6 +70,12 @@ class AccountRefused(GameError):
     code = "account_refused"
 
 
+class AccountClosed(GameError):
+    """The right password for an account that cannot sign in: closed, or suspended for a time."""
+
+    code = "account_closed"
+
+
 class SignInLocked(GameError):
     """Too many failed sign-ins from this client for this username (django-axes):
     refused, even with the right password, until ``retry_after`` seconds pass."""
@@ -87,6 +93,22 @@ def require_choice(value: str, choices, what: str) -> str:
         allowed = ", ".join(choices.values)
         raise InvalidInput(f"{what} {value!r} is not one of {allowed}", code=f"invalid_{what.replace(' ', '_')}")
     return value
+
+
+class ReportRefused(GameError):
+    """A report or a sanction refused: reported already, an account that cannot be sanctioned."""
+
+    code = "report_refused"
+
+
+class ReportsRateLimited(ReportRefused):
+    """Too many reports from one player in a day: refused until ``retry_after`` seconds pass."""
+
+    code = "reports_rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class ChatRefused(GameError):

@@ -9,7 +9,9 @@ from games.accounts.models import ApiToken
 from games.exams.models import Exam, ExamPosition
 from games.learn.models import Puzzle
 from games.lobby.models import Challenge, PairingPool, PairingRequest
-from games.play.chat_models import ChatMessage, ChatMute
+from games.moderation.models import Report, Sanction
+from games.notifications.models import Notification, NotificationSettings
+from games.play.chat_models import ChatBan, ChatMessage, ChatMute
 from games.play.models import Bot, Game, Move
 from games.play.review_models import GameReview
 from games.stats.models import DailyStats, FirstMoveStats, HeadToHead, PlayerRecord, PlayerStats, RatingChange
@@ -18,6 +20,7 @@ __all__ = [
     "ApiToken",
     "Bot",
     "Challenge",
+    "ChatBan",
     "ChatMessage",
     "ChatMute",
     "DailyStats",
@@ -28,10 +31,14 @@ __all__ = [
     "GameReview",
     "HeadToHead",
     "Move",
+    "Notification",
+    "NotificationSettings",
     "PairingPool",
     "PairingRequest",
     "PlayerRecord",
     "PlayerStats",
     "Puzzle",
     "RatingChange",
+    "Report",
+    "Sanction",
 ]

@@ -7,6 +7,7 @@ from games.accounts import views as accounts
 from games.exams import views as exams
 from games.learn.urls import urlpatterns as learning
 from games.lobby import views as lobby
+from games.moderation import views as moderation
 from games.notifications import views as notifications
 from games.play import chat_views as chat
 from games.play import views as play
@@ -47,6 +48,7 @@ urlpatterns = [
     path("notifications/read/", notifications.notifications_read, name="notifications_read"),
     path("notifications/unsubscribe/<str:token>/", notifications.unsubscribe, name="unsubscribe"),
     path("account/notifications/", notifications.notification_settings, name="account_notifications"),
+    path("report/", moderation.report, name="report"),
     path("lobby/", lobby.lobby, name="lobby"),
     path("challenges/new/", lobby.challenge_new, name="challenge_new"),
     path("play/quick/", lobby.quick_game, name="quick"),

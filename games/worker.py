@@ -16,7 +16,8 @@ see docs/operations.md). It:
 - makes new puzzles from the finished games, every hour;
 - mails players whose turn it is in a correspondence game and who have been
   away for ten minutes (once per turn), and forgets notifications older than
-  30 days.
+  30 days;
+- opens the accounts whose suspension is over, every minute.
 
 It keeps no state of its own: each pass asks the database which games are
 overdue, so a worker started after a stop catches up on every game that ran out
@@ -126,6 +127,14 @@ def _forget_notifications() -> None:
     notification_services.notifications_forget()
 
 
+def _end_suspensions() -> None:
+    from games.moderation import services as moderation_services
+
+    opened = moderation_services.suspensions_end()
+    if opened:
+        logger.info("opened %d account(s) at the end of their suspension", opened)
+
+
 def default_jobs() -> list[Job]:
     return [
         Job("owed AI moves", every=60, run=_owed_ai_moves),
@@ -134,6 +143,7 @@ def default_jobs() -> list[Job]:
         Job("puzzles", every=3600, run=_new_puzzles),
         Job("turn mails", every=30, run=_turn_mails),
         Job("forget notifications", every=3600, run=_forget_notifications),
+        Job("suspensions", every=60, run=_end_suspensions),
     ]
 
 

@@ -441,6 +441,8 @@ SPECTACULAR_SETTINGS = {
         "OutcomeEnum": "games.engine.OUTCOMES",
         "ExamGameOutcomeEnum": "games.api.exams.OUTCOMES",
         "GradeEnum": "games.exams.models.Grade",
+        "ReportReasonEnum": "games.moderation.models.Reason",
+        "ReportDecisionEnum": "games.moderation.models.Decision",
         "ErrorCodeEnum": "games.api.codes.ERROR_CODES",
     },
     # games.api.schema.tidy: summaries, typed nullables, readable enum names, the anonymous operations.
@@ -460,6 +462,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "puzzles", "description": "Puzzles found in the site's games."},
         {"name": "exams", "description": "A minimax program's answers graded against perfect play."},
         {"name": "notifications", "description": "What you are told: challenges, your turn, answers to offers."},
+        {"name": "reports", "description": "Reporting a player or a chat message to the moderators."},
         {"name": "statistics", "description": "Players' records, ratings and the leaderboard."},
     ],
 }

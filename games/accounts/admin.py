@@ -1,5 +1,7 @@
-"""Users in the admin: Django's user admin, with each user's games, and deleting
-an account the way the player would (:func:`games.accounts.services.account_delete`)."""
+"""Users in the admin: Django's user admin, with each user's games, deleting
+an account the way the player would (:func:`games.accounts.services.account_delete`),
+and the moderators' bulk actions: closing accounts and muting players in chat,
+each with the reason they are told (games.moderation)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,10 @@ from rest_framework.authtoken.models import TokenProxy
 
 from games.accounts import selectors, services
 from games.accounts.models import ApiToken
-from games.errors import AccountRefused
+from games.errors import AccountRefused, GameError
+from games.moderation import services as moderation
+from games.moderation.admin import decide
+from games.moderation.models import SanctionKind
 from games.play.admin import PlayerFilter
 
 User = get_user_model()
@@ -28,7 +33,7 @@ class PlayerAdmin(UserAdmin):
     """Django's user admin, plus each user's games: a count that links to them."""
 
     list_display = UserAdmin.list_display + ("games_played",)
-    actions = ["close_accounts"]
+    actions = ["close_accounts", "mute_in_chat"]
     readonly_fields = ("games_played",)
     fieldsets = UserAdmin.fieldsets + (("Games", {"fields": ("games_played",)}),)
 
@@ -43,10 +48,41 @@ class PlayerAdmin(UserAdmin):
             return False  # nobody could manage the site after
         return super().has_delete_permission(request, obj)
 
-    @admin.action(description="Close the selected accounts (they can no longer sign in)", permissions=["change"])
+    def has_sanction_permission(self, request):
+        return request.user.has_perm("games.add_sanction")
+
+    def _sanction(self, request, queryset, kind: str, reason: str, duration) -> None:
+        given = 0
+        for user in queryset:
+            try:
+                moderation.sanction_give(player=user, kind=kind, reason=reason, by=request.user, duration=duration)
+                given += 1
+            except GameError as refusal:
+                self.message_user(request, f"{user.get_username()}: {refusal.message}.", messages.ERROR)
+        done = "closed" if kind == SanctionKind.CLOSE else "muted in chat"
+        self.message_user(request, ngettext("%d account %s.", "%d accounts %s.", given) % (given, done))
+
+    @admin.action(description="Close the selected accounts (they can no longer sign in)", permissions=["sanction"])
     def close_accounts(self, request, queryset):
-        closed = services.accounts_close(users=queryset)
-        self.message_user(request, ngettext("%d account closed.", "%d accounts closed.", closed) % closed)
+        return decide(
+            self,
+            request,
+            queryset,
+            title="Close the selected accounts",
+            timed=False,
+            carry_out=lambda reason, _: self._sanction(request, queryset, SanctionKind.CLOSE, reason, None),
+        )
+
+    @admin.action(description="Mute the selected players in every chat, for a time", permissions=["sanction"])
+    def mute_in_chat(self, request, queryset):
+        return decide(
+            self,
+            request,
+            queryset,
+            title="Mute the selected players in chat",
+            timed=True,
+            carry_out=lambda reason, duration: self._sanction(request, queryset, SanctionKind.MUTE, reason, duration),
+        )
 
     def delete_model(self, request, obj):
         services.account_delete(user=obj)

@@ -3,26 +3,21 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
-from games.accounts import selectors
+from games.accounts import selectors, services
 
 
 class SignInForm(AuthenticationForm):
-    """Django's sign-in form. A closed account given its right password is
-    told so, plainly, instead of "enter a correct username and password";
-    nothing is authenticated then, so the lockout counts no failed try."""
-
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "closed": "This account is closed, so it cannot sign in. If you think that is a mistake, "
-        "write to the site's staff.",
-    }
+    """Django's sign-in form. A closed or suspended account given its right
+    password is told so, plainly (until when and why, for a moderator's
+    decision), instead of "enter a correct username and password"; nothing is
+    authenticated then, so the lockout counts no failed try."""
 
     def clean(self):
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
         if username and password:
-            closed = selectors.closed_account(username)
-            if closed is not None and closed.check_password(password):
-                raise forms.ValidationError(self.error_messages["closed"], code="closed")
+            refusal = services.sign_in_refusal(username=username, password=password)
+            if refusal is not None:
+                raise forms.ValidationError(refusal.message[:1].upper() + refusal.message[1:] + ".", code=refusal.code)
         return super().clean()
 
 

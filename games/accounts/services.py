@@ -13,12 +13,15 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.accounts import lockout
+from games.accounts import lockout, selectors
 from games.accounts.models import ApiToken, token_digest
 from games.accounts.selectors import is_last_superuser
-from games.errors import AccountRefused, ChallengeRefused, GameError, InvalidInput, SignInLocked
+from games.errors import AccountClosed, AccountRefused, ChallengeRefused, GameError, InvalidInput, SignInLocked
 from games.lobby.models import Challenge, ChallengeKind
 from games.lobby.services import challenge_cancel, challenge_decline
+from games.moderation import selectors as moderation_selectors
+from games.moderation import services as moderation_services
+from games.moderation.models import SanctionKind
 from games.play.chat_models import ChatMessage
 from games.play.models import Bot, Game
 from games.play.players import Player
@@ -45,8 +48,38 @@ def games_adopt_guest(*, user, guest_key: str) -> int:
     return adopted
 
 
+def sign_in_refusal(*, username: str, password: str) -> AccountClosed | None:
+    """Why the account these credentials open cannot sign in, told plainly:
+    closed, or suspended until when and why. None when they open no such
+    account, or when its suspension is over: that ends here, at once."""
+    account = selectors.closed_account(username)
+    if account is None or not account.check_password(password):
+        return None
+    if moderation_services.suspensions_end(user=account):
+        return None
+    standing = moderation_selectors.standing_sanction(account)
+    if standing is None:
+        return AccountClosed(
+            "this account is closed, so it cannot sign in. If you think that is a mistake, write to the site's staff"
+        )
+    reason = standing.reason.rstrip(".")
+    if standing.kind == SanctionKind.SUSPEND:
+        return AccountClosed(
+            f"this account is suspended until {moderation_selectors.when(standing.ends_at)}: {reason}. "
+            "You can sign in again then",
+            code="account_suspended",
+        )
+    return AccountClosed(
+        f"the site's moderators closed this account: {reason}. If you think that is a mistake, "
+        "write to the site's staff"
+    )
+
+
 def auth_token_issue(*, username: str, password: str, request=None) -> str:
     """The API token of the account these credentials open: made on first use, the same one after."""
+    refusal = sign_in_refusal(username=username, password=password)
+    if refusal is not None:
+        raise refusal
     user = authenticate(request, username=username, password=password)
     if user is None and getattr(request, "axes_locked_out", False):
         seconds = lockout.seconds_left(request, {"username": username})
@@ -134,20 +167,6 @@ class AccountDeletion:
     resigned: int  # games between people, won by the opponent
     aborted: int  # games against the AI
     challenges_closed: int  # challenges made (cancelled) or received (declined)
-
-
-def accounts_close(*, users) -> int:
-    """Close accounts: they can no longer sign in, and their sessions, API
-    tokens and sockets stop working at once (the socket stack hears the
-    change). Their games, records and name stay; their profile says closed.
-    The site's last active superuser is never closed. How many were closed."""
-    closed = 0
-    for user in users:
-        if user.is_active and not is_last_superuser(user):
-            user.is_active = False
-            user.save(update_fields=["is_active"])
-            closed += 1
-    return closed
 
 
 def account_delete(*, user) -> AccountDeletion:

@@ -17,6 +17,7 @@ from games.accounts.forms import AccountDeleteForm, SignUpForm
 from games.errors import AccountRefused, GameError
 from games.exams import selectors as exam_selectors
 from games.lobby.forms import ChallengeForm
+from games.moderation import selectors as moderation_selectors
 from games.notifications import selectors as notification_selectors
 from games.play import selectors as play_selectors
 from games.play.models import is_bot
@@ -119,6 +120,8 @@ def account(request):
         "record": stats_selectors.player_record(request.user),
         "bot": selectors.bot_of(request.user),
         "notification_settings": notification_selectors.settings_of(request.user),
+        "reports": moderation_selectors.reports_of(request.user),
+        "decisions": moderation_selectors.decisions_about(request.user),
     }
     return render(request, "games/account.html", context)
 

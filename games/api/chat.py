@@ -63,7 +63,10 @@ class ChatMessageInputSerializer(InputSerializer):
 # The answers a chat operation can give.
 
 NO_CHAT = "a game against the AI has no chat (`no_chat`)"
-CHAT_REFUSED = error(f"Refused: {NO_CHAT}, or your opponent muted you in this game (`chat_muted`).")
+CHAT_REFUSED = error(
+    f"Refused: {NO_CHAT}, your opponent muted you in this game (`chat_muted`), or a moderator muted you "
+    "in every chat for a time (`chat_banned`: the message says until when and why)."
+)
 NO_CHAT_HERE = error(f"Refused: {NO_CHAT}.")
 NOT_A_PLAYER = error("Only the two players write or mute (`not_a_player`); others read.")
 MESSAGE_INVALID = error(

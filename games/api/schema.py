@@ -36,6 +36,10 @@ SIGN_IN_REFUSED = error(
     f"Malformed JSON (`malformed_json`), invalid input ({CHOICES}), or no such account or the wrong "
     "password (`invalid_credentials`)."
 )
+ACCOUNT_CLOSED = error(
+    "The right password for an account that cannot sign in: closed (`account_closed`), or suspended "
+    "(`account_suspended`); `detail` says until when and why."
+)
 UNAUTHENTICATED = error("Not signed in (`not_authenticated`), or a bad token (`authentication_failed`).")
 FORBIDDEN = error(
     "Not allowed: `not_a_player` (of this game or challenge), `needs_invite_link`, or `csrf_failed` "
@@ -111,6 +115,8 @@ SUMMARIES = {
     "games_notation": "Download a game in the notation",
     "notifications_list": "List your notifications",
     "notifications_read": "Mark your notifications read",
+    "reports_list": "List your reports",
+    "reports_create": "Report a player or a chat message",
     "account_bot_retrieve": "Get your bot's settings",
     "account_bot_create": "Make your account a bot",
     "account_bot_update": "Change your bot's settings",

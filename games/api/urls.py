@@ -1,7 +1,20 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import asyncapi, bots, chat, exams, notifications, offers, puzzles, rematch, statistics, tokens, views
+from games.api import (
+    asyncapi,
+    bots,
+    chat,
+    exams,
+    notifications,
+    offers,
+    puzzles,
+    rematch,
+    reports,
+    statistics,
+    tokens,
+    views,
+)
 
 app_name = "api"
 
@@ -47,6 +60,7 @@ urlpatterns = [
     # Exams (games/api/exams.py).
     path("notifications/", notifications.NotificationsApi.as_view(), name="notifications"),
     path("notifications/read/", notifications.NotificationsReadApi.as_view(), name="notifications-read"),
+    path("reports/", reports.ReportsApi.as_view(), name="reports"),
     path("exams/", exams.ExamsApi.as_view(), name="exams"),
     path("exams/<int:pk>/", exams.ExamDetailApi.as_view(), name="exam"),
     path("exams/<int:pk>/answers/", exams.ExamAnswersApi.as_view(), name="exam-answers"),

@@ -24,6 +24,7 @@ from games.api import serializers as s
 from games.api import tokens
 from games.api.responses import challenge_response, game_response, player_of
 from games.api.schema import (
+    ACCOUNT_CLOSED,
     CHALLENGE_CREATE_REFUSED,
     ENGINE_WORKING,
     PAIRING_REFUSED,
@@ -86,11 +87,13 @@ class TokenCreateApi(APIView):
         operation_id="auth_token_create",
         tags=["auth"],
         description="Trade a username and password for an API token of that account, sent as "
-        "`Authorization: Token <token>`. A credential sent along is not read.",
+        "`Authorization: Token <token>`. A credential sent along is not read. A closed or suspended "
+        "account given its right password is a 403 that says so, with the suspension's end and reason.",
         request=s.TokenInputSerializer,
         responses={
             **answers({200: s.TokenSerializer}, 400, body=True),
             400: SIGN_IN_REFUSED,
+            403: ACCOUNT_CLOSED,
             429: THROTTLED_OR_LOCKED_OUT,
         },
     )

@@ -28,6 +28,7 @@ class Kind(models.TextChoices):
     TAKEBACK_ACCEPTED = "takeback_accepted", "Your takeback accepted"
     TAKEBACK_DECLINED = "takeback_declined", "Your takeback declined"
     REPORT_OUTCOME = "report_outcome", "Your report handled"
+    SANCTION = "sanction", "A moderator's decision about you"
 
 
 class Notification(models.Model):

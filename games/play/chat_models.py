@@ -69,3 +69,20 @@ class ChatMute(models.Model):
     @property
     def muted_side(self) -> str:
         return other_side(self.muted_by)
+
+
+class ChatBan(models.Model):
+    """``user`` writes in no chat until ``until``: a moderator's decision
+    (games.moderation records who decided it and why)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="chat_ban"
+    )
+    until = models.DateTimeField(help_text="When the player may write in chats again.")
+    reason = models.CharField(max_length=200, help_text="Why, as the player is told.")
+
+    class Meta:
+        verbose_name = "chat ban"
+
+    def __str__(self) -> str:
+        return f"{self.user_id} muted in chat until {self.until:%Y-%m-%d %H:%M}"

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import formats, timezone
+
 from games.engine import other_side
 from games.errors import ChatRefused
-from games.play.chat_models import ChatMessage, ChatMute
+from games.play.chat_models import ChatBan, ChatMessage, ChatMute
 from games.play.models import Game
 from games.play.players import Player
 
@@ -27,11 +29,12 @@ class Chat:
     side: str | None  # the side the viewer plays; None for a spectator
     messages: list[ChatMessage]  # oldest first, without those the viewer muted
     muted_opponent: bool  # the viewer muted the opponent's messages
+    ban: ChatBan | None = None  # a moderator muted the viewer in every chat, for now
 
     @property
     def can_send(self) -> bool:
-        """Only the players write; spectators read."""
-        return self.side is not None
+        """Only the players write, unless a moderator muted them; spectators read."""
+        return self.side is not None and self.ban is None
 
     @property
     def opponent_side(self) -> str | None:
@@ -58,6 +61,19 @@ def is_muted(game: Game, side: str) -> bool:
     return ChatMute.objects.filter(game=game, muted_by=other_side(side)).exists()
 
 
+def chat_ban_of(user) -> ChatBan | None:
+    """The moderator's mute in force on ``user`` (an account), or None."""
+    if user is None:
+        return None
+    return ChatBan.objects.filter(user=user, until__gt=timezone.now()).first()
+
+
+def ban_words(ban: ChatBan) -> str:
+    """What a muted player is told: until when, and why."""
+    until = formats.date_format(timezone.localtime(ban.until), "j M Y, H:i T")
+    return f"a moderator has muted you in every chat until {until}: {ban.reason}"
+
+
 def game_chat(game: Game, player: Player) -> Chat:
     """The chat of ``game`` as ``player`` sees it (a player or a spectator)."""
     require_chat(game)
@@ -69,4 +85,5 @@ def game_chat(game: Game, player: Player) -> Chat:
     latest = list(messages.order_by("-created_at", "-id")[:MESSAGES_SHOWN])
     for message in latest:
         message.game = game  # its authors' names come from the game already read
-    return Chat(game=game, side=side, messages=latest[::-1], muted_opponent=muted_opponent)
+    ban = chat_ban_of(player.user) if side is not None else None
+    return Chat(game=game, side=side, messages=latest[::-1], muted_opponent=muted_opponent, ban=ban)

@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from games.errors import ChatRateLimited, ChatRefused, InvalidInput, NotAPlayer
 from games.play import live
-from games.play.chat_models import MESSAGE_MAX_LENGTH, ChatMessage, ChatMute
-from games.play.chat_selectors import Chat, game_chat, is_muted, require_chat
+from games.play.chat_models import MESSAGE_MAX_LENGTH, ChatBan, ChatMessage, ChatMute
+from games.play.chat_selectors import Chat, ban_words, chat_ban_of, game_chat, is_muted, require_chat
 from games.play.models import Game
 from games.play.players import Player
 
@@ -103,11 +103,14 @@ def chat_send(*, game_id: int, player: Player, text: object) -> ChatMessage:
     """``player`` writes ``text`` in the chat of a game between people (during
     the game or after it). Refused for spectators, in games against the AI,
     for an empty or too long message, for a player the opponent muted, and
-    for a player sending too fast."""
+    for a player sending too fast, and for a player a moderator muted."""
     with transaction.atomic():
         game = _locked(game_id)
         side = _player_side(game, player, "only the players write in a game's chat; spectators read it")
         text = _clean(text)
+        ban = chat_ban_of(player.user)
+        if ban is not None:
+            raise ChatRefused(ban_words(ban), code="chat_banned")
         if is_muted(game, side):
             raise ChatRefused(
                 "your opponent has muted you in this game, so your messages are not sent", code="chat_muted"
@@ -136,3 +139,22 @@ def chat_unmute_opponent(*, game_id: int, player: Player) -> Chat:
         side = _player_side(game, player, "only a player of this game can unmute the other")
         ChatMute.objects.filter(game=game, muted_by=side).delete()
     return game_chat(game, player)
+
+
+def chat_ban(*, user, until, reason: str) -> ChatBan:
+    """Mute ``user`` in every chat until ``until``, telling them ``reason``; a
+    longer mute in force stays as it is."""
+    with transaction.atomic():
+        ban, made = ChatBan.objects.select_for_update().get_or_create(
+            user=user, defaults={"until": until, "reason": reason[:200]}
+        )
+        if not made and (ban.until < until or ban.until <= timezone.now()):
+            ban.until, ban.reason = until, reason[:200]
+            ban.save(update_fields=["until", "reason"])
+    return ban
+
+
+def chat_ban_lift(*, user) -> bool:
+    """Let ``user`` write in chats again; whether they were muted."""
+    deleted, _ = ChatBan.objects.filter(user=user).delete()
+    return deleted > 0

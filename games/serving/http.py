@@ -8,6 +8,7 @@ ask here.
 from __future__ import annotations
 
 from games.errors import (
+    AccountClosed,
     ChatRateLimited,
     EngineBusy,
     EngineRateLimited,
@@ -15,6 +16,7 @@ from games.errors import (
     GameError,
     InvalidInput,
     NotAPlayer,
+    ReportsRateLimited,
     SignInLocked,
 )
 
@@ -22,8 +24,10 @@ from games.errors import (
 STATUSES: list[tuple[type[GameError], int]] = [
     (InvalidInput, 400),  # malformed input
     (NotAPlayer, 403),  # not yours to act on
+    (AccountClosed, 403),  # an account closed or suspended: no sign-in
     (SignInLocked, 429),  # too many failed sign-ins: wait
     (ChatRateLimited, 429),  # chat messages sent too fast: wait
+    (ReportsRateLimited, 429),  # too many reports in a day: wait
     (EngineRateLimited, 429),  # too many searches asked of the engine: wait
     (EngineBusy, 503),  # the engine's queue is full: try again in a moment
     (EngineWorking, 202),  # the search has started: ask again in a moment

@@ -70,6 +70,7 @@ PAST_THE_CHECK = {
     "/api/auth/token/": (400, "invalid"),
     "/api/account/bot/": (201, None),  # a new account becomes a bot
     "/api/games/": (201, None),
+    "/api/reports/": (400, "invalid"),
     "/api/games/999999/moves/": (400, "invalid"),
     "/api/games/999999/resign/": (404, "not_found"),
     "/api/games/999999/rematch/": (404, "not_found"),

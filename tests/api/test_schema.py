@@ -60,9 +60,9 @@ def test_the_schema_is_generated_without_warnings(tmp_path):
 def test_every_operation_documents_its_answers_and_errors(schema):
     operations = list(_operations(schema))
     assert (
-        len(operations) == 18 + 4 + 4 + 3 + 6 + 2 + 1 + 3 + 4 + 4 + 2 + 1
+        len(operations) == 18 + 4 + 4 + 3 + 6 + 2 + 1 + 3 + 4 + 4 + 2 + 1 + 2
     )  # + puzzles, chat, quick pairing, draw offers and takebacks, rematch, one challenge, bot accounts, exams,
-    # tokens, notifications, a game's notation
+    # tokens, notifications, a game's notation, reports
     for path, method, operation in operations:
         responses = operation["responses"]
         where = f"{method.upper()} {path}"
@@ -197,6 +197,7 @@ SEMANTIC_REFUSALS = {
     "POST /api/exams/": {("invalid", None)},  # "all" is for 3x3 only, and only "all" is
     "POST /api/exams/{id}/answers/": {("invalid", None)},  # a position not in the exam, a cell not legal there
     "POST /api/games/{id}/chat/": {("chat_empty", None), ("chat_too_long", None)},  # counted once stripped
+    "POST /api/reports/": {("report_target", None), ("note_too_long", None)},  # one target; counted once tidied
     "POST /api/challenges/": {
         ("invalid", ("opponent",)),  # a direct challenge names its opponent
         ("unknown_player", None),

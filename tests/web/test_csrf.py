@@ -195,6 +195,7 @@ PAST_THE_CHECK = {
     "notifications_read": 302,  # marked read: back to the list
     "unsubscribe": 400,  # a stand-in link: not a signed one
     "account_notifications": 302,  # saved: back to the account page
+    "report": 404,  # nobody named to report
 }
 
 

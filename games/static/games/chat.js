@@ -99,6 +99,14 @@
     text.className = "chat__text";
     text.textContent = message.text;
     item.append(time, " ", author, " ", text);
+    if (chat.dataset.reportUrl && chat.dataset.yourSide !== message.side) {
+      var report = document.createElement("a");
+      report.className = "chat__report";
+      report.href = chat.dataset.reportUrl + "?message=" + id;
+      report.textContent = "Report";
+      report.setAttribute("aria-label", "Report this message from " + message.author);
+      item.append(" ", report);
+    }
     localTimes(item);
     // In the order they were sent, should an event overtake another.
     var list = chat.querySelector("[data-chat-messages]");
