@@ -25,6 +25,7 @@ from games.notifications.models import Kind
 from games.notifications.services import notify
 from games.play.chat_models import ChatMessage
 from games.play.chat_services import chat_ban, chat_ban_lift
+from games.serving.windows import seconds_until_room
 
 #: A player makes at most REPORTS_PER_DAY reports in any REPORTS_WINDOW.
 REPORTS_PER_DAY = 10
@@ -51,14 +52,14 @@ def _check_rate(reporter, now) -> None:
         .order_by("-created_at")
         .values_list("created_at", flat=True)[:REPORTS_PER_DAY]
     )
-    if len(recent) < REPORTS_PER_DAY:
-        return
-    wait = max(1, math.ceil((recent[-1] + REPORTS_WINDOW - now).total_seconds()))
-    raise ReportsRateLimited(
-        f"you have made {REPORTS_PER_DAY} reports in the last day, the most a player makes: "
-        f"the moderators are reading them; you may report again in {math.ceil(wait / 3600)} hours",
-        retry_after=wait,
-    )
+    wait = seconds_until_room(recent, limit=REPORTS_PER_DAY, window=REPORTS_WINDOW, now=now)
+    if wait:
+        hours = math.ceil(wait / 3600)
+        raise ReportsRateLimited(
+            f"you have made {REPORTS_PER_DAY} reports in the last day, the most a player makes: "
+            f"the moderators are reading them; you may report again in {hours} hour{'s' if hours != 1 else ''}",
+            retry_after=wait,
+        )
 
 
 def report_make(*, reporter, reason: object, note: object = "", player=None, message: ChatMessage | None = None):

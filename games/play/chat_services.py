@@ -8,7 +8,6 @@ A refusal raises a :class:`games.errors.GameError` and stores nothing.
 
 from __future__ import annotations
 
-import math
 import unicodedata
 from datetime import timedelta
 
@@ -21,6 +20,7 @@ from games.play.chat_models import MESSAGE_MAX_LENGTH, ChatBan, ChatMessage, Cha
 from games.play.chat_selectors import Chat, ban_words, chat_ban_of, game_chat, is_muted, require_chat
 from games.play.models import Game
 from games.play.players import Player
+from games.serving.windows import seconds_until_room
 
 #: A player may send at most RATE_LIMIT_MESSAGES messages in one game within RATE_LIMIT_WINDOW.
 RATE_LIMIT_MESSAGES = 5
@@ -77,15 +77,13 @@ def _check_rate(game: Game, side: str, now) -> None:
         .order_by("-created_at")
         .values_list("created_at", flat=True)[:RATE_LIMIT_MESSAGES]
     )
-    if len(recent) < RATE_LIMIT_MESSAGES:
-        return
-    # The oldest of those leaves the window first; then one more may be sent.
-    wait = max(1, math.ceil((recent[-1] + RATE_LIMIT_WINDOW - now).total_seconds()))
-    raise ChatRateLimited(
-        f"you are sending messages too fast (at most {RATE_LIMIT_MESSAGES} in "
-        f"{RATE_LIMIT_WINDOW.seconds} seconds): you may send again in {wait} second{'s' if wait != 1 else ''}",
-        retry_after=wait,
-    )
+    wait = seconds_until_room(recent, limit=RATE_LIMIT_MESSAGES, window=RATE_LIMIT_WINDOW, now=now)
+    if wait:
+        raise ChatRateLimited(
+            f"you are sending messages too fast (at most {RATE_LIMIT_MESSAGES} in "
+            f"{RATE_LIMIT_WINDOW.seconds} seconds): you may send again in {wait} second{'s' if wait != 1 else ''}",
+            retry_after=wait,
+        )
 
 
 def chat_event(message: ChatMessage, game: Game) -> dict:
