@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from games import notation
+from games.moderation import selectors as moderation_selectors
 from games.play import clocks
 from games.play.models import Game, is_bot
 from games.play.players import current_player
@@ -155,3 +156,9 @@ def clock_time(ms) -> str:
 def admin_summary():
     """The figures the admin index shows staff (games.stats.selectors.admin_summary)."""
     return stats_selectors.admin_summary()
+
+
+@register.simple_tag
+def reports_waiting() -> int:
+    """How many players' reports wait for a moderator (the admin index's first line)."""
+    return moderation_selectors.waiting_count()

@@ -246,3 +246,9 @@ def test_the_queue_reads_the_same_few_queries_for_many_reports(
     admin.get(reverse("admin:games_report_changelist"))  # the session and permissions, cached
     with django_assert_max_num_queries(12):
         assert admin.get(reverse("admin:games_report_changelist")).status_code == 200
+
+
+def test_the_admin_index_says_how_many_reports_wait(user, bob, moderator):
+    services.report_make(reporter=user, player=bob, reason="spam")
+    index = client_of(moderator).get(reverse("admin:index")).content.decode()
+    assert "Reports waiting" in index and '?status=waiting">1</a>' in index
