@@ -46,10 +46,13 @@ def test_bad_credentials_are_a_400_and_make_no_token(anon, alice, credentials):
     assert not ApiToken.objects.exists()
 
 
-def test_an_inactive_account_gets_no_token(anon, alice, password):
+def test_an_inactive_account_gets_no_token_and_is_told_it_is_closed(anon, alice, password):
     alice.is_active = False
     alice.save()
-    assert_error(anon.post(TOKEN_URL, {"username": "alice", "password": password}), 400, "invalid_credentials")
+    body = assert_error(anon.post(TOKEN_URL, {"username": "alice", "password": password}), 403, "account_closed")
+    assert body["message"].startswith("This account is closed")
+    # The wrong password says nothing of the account.
+    assert_error(anon.post(TOKEN_URL, {"username": "alice", "password": "wrong"}), 400, "invalid_credentials")
 
 
 def test_missing_credentials_name_the_missing_fields(anon):
