@@ -66,7 +66,7 @@ ERROR_CODES = [
     ("invalid_kind", "An unknown kind of challenge."),
     ("invalid_board", "An unknown board."),
     ("invalid_time_control", "A time control that is not offered."),
-    ("invalid_reason", "A reason to decline that is not on the list."),
+    ("invalid_reason", "A reason that is not on the list: to decline a challenge, or to report a player."),
     ("invalid_time_limit", "A time per move that is not offered."),
     ("unknown_player", "No player has this username."),
     ("self_challenge", "You cannot challenge yourself."),
@@ -87,7 +87,6 @@ ERROR_CODES = [
     ("chat_muted", "Your opponent muted you in this game."),
     # Reports.
     ("report_refused", "The report was refused: the message says why."),
-    ("invalid_reason", "An unknown reason for a report."),
     ("report_target", "A report names either a player or a chat message, not both, not neither."),
     ("own_report", "You cannot report yourself."),
     ("note_too_long", "A report's note is over its length."),

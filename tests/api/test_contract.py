@@ -14,6 +14,7 @@ from rest_framework import exceptions as drf_exceptions
 
 from games import errors
 from games.api.exceptions import CODES
+from tests.api.test_error_codes import MODERATORS_ONLY
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +32,8 @@ def _operations(schema):
             yield path, method, operation
 
 
-#: Refusals only the pages can meet: deleting an account is not an API operation.
-NOT_IN_THE_API = {"last_superuser"}
+#: Refusals only the pages can meet: deleting an account is not an API operation, nor is moderating.
+NOT_IN_THE_API = {"last_superuser"} | MODERATORS_ONLY
 
 
 def _codes_in_the_source() -> set[str]:

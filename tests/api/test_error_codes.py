@@ -32,8 +32,17 @@ DRF_SENDS = {
 }
 # Codes that the site's pages or forms use, which no API answer carries.
 NOT_THE_APIS = {"refused", "account_refused", "last_superuser", "lookalike", "password_incorrect", "closed"}
-# A moderator's decisions are made in the admin, never through the API.
-NOT_THE_APIS |= {"staff_account", "duration_missing", "reason_missing", "reason_too_long", "invalid_note"}
+# A moderator's decisions are made in the admin, never through the API; the API's note is a string.
+MODERATORS_ONLY = {
+    "staff_account",
+    "duration_missing",
+    "reason_missing",
+    "reason_too_long",
+    "invalid_note",
+    "invalid_sanction",
+    "invalid_decision",
+}
+NOT_THE_APIS |= MODERATORS_ONLY
 # The live updates (websocket) refuse in their own words, documented in games/api/asyncapi.yaml.
 SOCKET_ONLY = {"malformed", "unknown_action"}
 # A serializer's own word for one field's error; the body's code is then "invalid".
