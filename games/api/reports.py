@@ -34,7 +34,7 @@ class ReportSerializer(serializers.Serializer):
     note = serializers.CharField()
     created_at = serializers.DateTimeField()
     decision = serializers.ChoiceField(
-        choices=Decision.choices, allow_blank=True, help_text="Empty while it waits for a moderator."
+        source="decided", choices=Decision.choices, allow_null=True, help_text="Null while it waits for a moderator."
     )
     outcome = serializers.CharField(help_text='In words: "Waiting for a moderator", "bob was warned".')
     handled_at = serializers.DateTimeField(allow_null=True)

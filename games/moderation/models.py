@@ -125,6 +125,11 @@ class Report(models.Model):
         return self.handled_at is None
 
     @property
+    def decided(self) -> str | None:
+        """The decision, or None while it waits."""
+        return self.decision or None
+
+    @property
     def outcome(self) -> str:
         """What became of it: "Waiting for a moderator", "No action taken", "bob was warned"."""
         if self.is_waiting:

@@ -28,7 +28,7 @@ def test_a_message_is_reported_and_listed_with_its_outcome(as_alice, alice, bob,
     assert response.status_code == 201
     body = response.json()
     assert body["player"] == "bob" and body["message"] == message.pk and body["message_text"] == "you are hopeless"
-    assert body["decision"] == "" and body["outcome"] == "Waiting for a moderator"
+    assert body["decision"] is None and body["outcome"] == "Waiting for a moderator"
     services.reports_handle(report_ids=[body["id"]], decision="mute", reason="Insults", by=admin_user,
                             duration=timedelta(hours=1))  # fmt: skip
     (listed,) = as_alice.get(URL).json()
