@@ -252,3 +252,9 @@ def test_the_admin_index_says_how_many_reports_wait(user, bob, moderator):
     services.report_make(reporter=user, player=bob, reason="spam")
     index = client_of(moderator).get(reverse("admin:index")).content.decode()
     assert "Reports waiting" in index and '?status=waiting">1</a>' in index
+
+
+def test_migrate_gives_the_moderator_group_what_the_queue_needs_and_no_more():
+    granted = set(Group.objects.get(name="moderator").permissions.values_list("codename", flat=True))
+    assert {"view_user", "view_report", "handle_report", "add_sanction", "change_sanction"} <= granted
+    assert not granted & {"change_user", "delete_user", "delete_game", "change_game", "delete_sanction"}
