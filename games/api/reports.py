@@ -7,7 +7,6 @@ GameErrors, turned into the one error body by exceptions.py.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -19,10 +18,6 @@ from games.api.serializers import InputSerializer
 from games.moderation import selectors, services
 from games.moderation.models import NOTE_MAX_LENGTH, Decision, Reason
 from games.moderation.services import REPORTS_PER_DAY
-from games.play.chat_models import ChatMessage
-
-#: The largest id the database stores.
-MAX_ID = 2**63 - 1
 
 
 class ReportSerializer(serializers.Serializer):
@@ -43,7 +38,7 @@ class ReportSerializer(serializers.Serializer):
 class ReportInputSerializer(InputSerializer):
     player = StringField(required=False, help_text="The username of the player you report.")
     message = WholeNumberField(
-        required=False, min_value=1, max_value=MAX_ID, help_text="The id of the chat message you report."
+        required=False, min_value=1, max_value=selectors.MAX_ID, help_text="The id of the chat message you report."
     )
     reason = serializers.ChoiceField(choices=Reason.choices)
     note = StringField(required=False, allow_blank=True, help_text=f"In your own words, at most {NOTE_MAX_LENGTH}.")
@@ -93,11 +88,11 @@ class ReportsApi(APIView):
         data = ReportInputSerializer.validated(request.data)
         player = message = None
         if "message" in data:
-            message = ChatMessage.objects.select_related("author").filter(pk=data["message"]).first()
+            message = selectors.message_to_report(data["message"])
             if message is None:
                 raise NotFound("There is no such message.")
         if "player" in data:
-            player = get_user_model().objects.filter(username=data["player"]).first()
+            player = selectors.player_to_report(data["player"])
             if player is None:
                 raise NotFound("There is no such player.")
         report = services.report_make(

@@ -3,15 +3,36 @@ reports, and the moderators' waiting queue."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils import formats, timezone
 
 from games.moderation.models import Report, Sanction, SanctionKind
+from games.play.chat_models import ChatMessage
+
+#: The largest id the database stores.
+MAX_ID = 2**63 - 1
 
 
 def when(moment) -> str:
     """A moment as the site writes it to a player: "30 Nov 2026, 14:00 UTC"."""
     return formats.date_format(timezone.localtime(moment), "j M Y, H:i T")
+
+
+def message_to_report(pk: int) -> ChatMessage | None:
+    """The chat message ``pk``, with its author and game; None when there is
+    none (an id no row can have included)."""
+    if not 0 < pk <= MAX_ID:
+        return None
+    return ChatMessage.objects.select_related("author", "game").filter(pk=pk).first()
+
+
+def player_to_report(username: str):
+    """The account called ``username``, closed or not; None when there is none
+    (a name no account can have, such as one with a NUL, included)."""
+    if not username or "\x00" in username:
+        return None
+    return get_user_model().objects.filter(username=username).first()
 
 
 def standing_sanction(user, now=None) -> Sanction | None:

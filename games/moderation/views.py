@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games.errors import GameError
-from games.moderation import services
+from games.moderation import selectors, services
 from games.moderation.forms import ReportForm
-from games.play.chat_models import ChatMessage
 from games.serving.http import status_of
 
 
@@ -21,13 +19,11 @@ def _target(request):
     source = request.POST if request.method == "POST" else request.GET
     username, message_id = source.get("player", ""), source.get("message", "")
     if message_id:
-        if not message_id.isdigit():
-            raise Http404("No such message.")
-        message = ChatMessage.objects.select_related("author", "game").filter(pk=int(message_id)).first()
+        message = selectors.message_to_report(int(message_id)) if message_id.isdigit() else None
         if message is None:
             raise Http404("No such message.")
         return None, message
-    player = get_user_model().objects.filter(username=username).first() if username and "\x00" not in username else None
+    player = selectors.player_to_report(username)
     if player is None:
         raise Http404("No such player.")
     return player, None

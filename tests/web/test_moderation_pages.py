@@ -87,6 +87,7 @@ def test_a_chat_message_carries_a_report_link_for_the_other_side(user, bob, mess
         ({"player": "nobody", "reason": "abuse"}, 404, ""),
         ({"message": "12x", "reason": "abuse"}, 404, ""),
         ({"message": "999999", "reason": "abuse"}, 404, ""),
+        ({"message": "9" * 30, "reason": "abuse"}, 404, ""),  # past any id the database stores
     ],
 )
 def test_a_bad_report_is_explained_and_stores_nothing(user, bob, data, status, said):
