@@ -36,7 +36,7 @@ class Command(BaseCommand):
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda *_: stop.set())
         self.stdout.write(
-            "==> The worker is running: clocks, the AI's owed moves, reviews, puzzles, turn mails (Ctrl-C stops it)"
+            "==> The worker is running: clocks, the AI's owed moves, reviews, puzzles, turn mails, suspensions (Ctrl-C stops it)"
         )
         worker.run(stop, report=self.stdout.write)
         self.stdout.write("The worker stopped.")
