@@ -259,3 +259,15 @@ def test_migrate_gives_the_moderator_group_what_the_queue_needs_and_no_more():
     granted = set(Group.objects.get(name="moderator").permissions.values_list("codename", flat=True))
     assert {"view_user", "view_report", "handle_report", "add_sanction", "change_sanction"} <= granted
     assert not granted & {"change_user", "delete_user", "delete_game", "change_game", "delete_sanction"}
+
+
+def test_a_bad_length_or_a_missing_reason_asks_again_and_changes_nothing(user, bob, moderator):
+    report = services.report_make(reporter=user, player=bob, reason="abuse")
+    chosen = {"action": "suspend", "_selected_action": [report.pk], "apply": "1"}
+    for bad in ({"reason": "Stalling", "length": "99y"}, {"reason": "", "length": "1d"}):
+        response = client_of(moderator).post(reverse("admin:games_report_changelist"), {**chosen, **bad})
+        assert response.status_code == 200 and "errorlist" in response.content.decode()
+    assert not Sanction.objects.exists()
+    report.refresh_from_db()
+    bob.refresh_from_db()
+    assert report.is_waiting and bob.is_active
