@@ -28,7 +28,10 @@ from games.serving import outages
 #: bound cut it short (a later try, with the engine's memory warmer, may finish it).
 KEEP_COMPLETE, KEEP_PARTIAL = 24 * 3600, 300
 #: Seconds past its own time bound a search may run before the pool ends it.
-POOL_MARGIN = 5.0
+#: Every search stops itself at its bound; this only ends one that does not,
+#: and it is wide so that a machine too loaded to give a search its seconds
+#: on time is not taken for one.
+POOL_MARGIN = 30.0
 #: Seconds a search the pool had to end is refused for, rather than started again at once.
 FAILED_FOR = 10
 #: Seconds after which a page asks again for a search under way.
