@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import models, transaction
 from django.db.models import Case, Count, F, Sum, Value, When
@@ -121,6 +122,8 @@ def _count(game: Game) -> None:
     # A rated game reads both players' rows (locked) for their ratings; any
     # other game changes its player's row in one statement (_count_unrated).
     locked = _locked_player_stats([user_id for _, user_id in sides]) if rated else {}
+    if rated:
+        _ends_after_what_was_counted(game, locked.values())
     columns = ("wins", "draws", "losses")
     for side, user_id in sides:
         score = _score(game.result, side)
@@ -212,6 +215,17 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
         )
         locked = lock()
     return locked
+
+
+def _ends_after_what_was_counted(game: Game, players) -> None:
+    """Two rated games of one player ending at once are counted in the order
+    they take the players' locks. The recount rates games in the order they
+    ended: a game stamped as ending before a game its players already counted
+    is stamped just after that one, so both orders agree."""
+    latest = max((p.last_finished_at for p in players if p.last_finished_at), default=None)
+    if latest is not None and game.finished_at <= latest:
+        game.finished_at = latest + timedelta(microseconds=1)
+        Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at)
 
 
 def _locked_board_ratings(user_ids: list[int], variant: str) -> dict[int, BoardRating]:

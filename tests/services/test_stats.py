@@ -2,6 +2,7 @@
 
 import random
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -313,6 +314,22 @@ def test_games_stored_as_ended_before_both_sides_moved_are_aborted_and_the_ratin
     ]
     assert _snapshot() == kept
     assert rating_of(ann) == 1220
+
+
+def test_a_game_counted_after_another_of_its_players_is_recounted_after_it_too(people):
+    """ann's game against ben is counted first, though its end is stamped an
+    hour later (a flag seen by a worker whose clock runs ahead); her game
+    against cat, counted second, ends after it for the recount as well, so
+    the recount rates them in the order the site did."""
+    ann, ben, cat, _ = people
+    first = _play_out(_human_game(ann, ben, time_control="3+0"), [0, 3])
+    second = _play_out(_human_game(ann, cat, time_control="3+0"), [0, 3])
+    assert services.game_end_on_time(game_id=first.pk, now=timezone.now() + timedelta(hours=1))  # ann flags
+    services.game_resign(game_id=second.pk, player=Player(user=cat))
+    kept = _snapshot()
+    counters.recount()
+    assert _snapshot() == kept
+    assert rating_of(ann) == board_rating(ann, "3x3").rating == 1200 - 20 + 21
 
 
 @pytest.mark.django_db(transaction=True)
