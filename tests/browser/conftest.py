@@ -38,6 +38,8 @@ def pytest_collection_modifyitems(items):
         if item.path.is_relative_to(os.path.dirname(__file__)):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.django_db(transaction=True))
+            if "asgi_live_server" in item.fixturenames:
+                item.add_marker(pytest.mark.asgi)
 
 
 @pytest.fixture(scope="session")
