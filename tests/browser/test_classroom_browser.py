@@ -70,6 +70,7 @@ def _all_at_once(pages, address, answer):
         expect(answer(page)).to_be_visible(timeout=60_000)
 
 
+@pytest.mark.timeout(600)  # forty browsers: minutes on a loaded machine, past the suite's five
 def test_a_class_of_forty_on_one_address_follows_the_course_and_nobody_is_refused(live_server, classroom):
     pages, problems = classroom
     site = live_server.url
