@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import models, transaction
-from django.db.models import Case, Count, F, Sum, Value, When
+from django.db.models import Case, Count, F, Q, Sum, Value, When
 from django.db.models.functions import Greatest, Mod, TruncDate
 from django.utils import timezone
 
@@ -131,7 +131,12 @@ def _count(game: Game) -> None:
         if rated:
             _count_game(locked[user_id], score, game.finished_at)
         else:
-            _count_unrated(user_id, score, game.finished_at)
+            latest = _count_unrated(user_id, score, game.finished_at)
+            if latest is not None:  # the player counted a game stamped as ending later
+                counted = [other for _, other in sides if other != user_id]
+                _stamp_after(game, latest)
+                PlayerStats.objects.filter(user_id__in=counted).update(last_finished_at=game.finished_at)
+                _count_unrated(user_id, score, game.finished_at)
         _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
     if rated:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
@@ -180,11 +185,16 @@ def _streak_after(score: float):
     return Value(0)
 
 
-def _count_unrated(user_id: int, score: float, finished_at) -> None:
+def _count_unrated(user_id: int, score: float, finished_at):
     """One more finished game that moves no rating (one against the AI, or a casual one) in a
     player's PlayerStats, in one UPDATE: the row is not read and locked first,
     as a rated game's are (every expression of it reads the row as it was).
-    Made first for the player's first game."""
+    Made first for the player's first game.
+
+    Counted only after the games the player has counted already: when one of
+    them is stamped as ending at or after ``finished_at`` (two games ending
+    at once), nothing changes and that stamp is returned, for the game to be
+    stamped after it (see :func:`_stamp_after`)."""
     after = _streak_after(score)
     changes = {
         "games": F("games") + 1,
@@ -192,9 +202,13 @@ def _count_unrated(user_id: int, score: float, finished_at) -> None:
         "best_streak": Greatest(F("best_streak"), after),
         "last_finished_at": finished_at,
     }
-    if not PlayerStats.objects.filter(user_id=user_id).update(**changes):
-        PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
-        PlayerStats.objects.filter(user_id=user_id).update(**changes)
+    counted_before = Q(last_finished_at__isnull=True) | Q(last_finished_at__lt=finished_at)
+    if PlayerStats.objects.filter(counted_before, user_id=user_id).update(**changes):
+        return None
+    PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
+    if PlayerStats.objects.filter(counted_before, user_id=user_id).update(**changes):
+        return None
+    return PlayerStats.objects.get(user_id=user_id).last_finished_at
 
 
 def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
@@ -218,14 +232,19 @@ def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:
 
 
 def _ends_after_what_was_counted(game: Game, players) -> None:
-    """Two rated games of one player ending at once are counted in the order
-    they take the players' locks. The recount rates games in the order they
+    """Two games of one player ending at once are counted in the order they
+    take the player's row lock. The recount counts games in the order they
     ended: a game stamped as ending before a game its players already counted
     is stamped just after that one, so both orders agree."""
     latest = max((p.last_finished_at for p in players if p.last_finished_at), default=None)
     if latest is not None and game.finished_at <= latest:
-        game.finished_at = latest + timedelta(microseconds=1)
-        Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at)
+        _stamp_after(game, latest)
+
+
+def _stamp_after(game: Game, moment) -> None:
+    """Stamp ``game`` as ending just after ``moment``."""
+    game.finished_at = moment + timedelta(microseconds=1)
+    Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at)
 
 
 def _locked_board_ratings(user_ids: list[int], variant: str) -> dict[int, BoardRating]:

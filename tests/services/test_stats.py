@@ -261,7 +261,8 @@ def test_a_game_against_the_ai_moves_the_streaks_as_the_recount_does(user, score
     finished_at = timezone.now()
     for current, best in [(-3, 0), (-1, 2), (0, 0), (1, 1), (2, 5), (4, 4)]:
         PlayerStats.objects.update_or_create(
-            user=user, defaults={"current_streak": current, "best_streak": best, "games": 7}
+            user=user,
+            defaults={"current_streak": current, "best_streak": best, "games": 7, "last_finished_at": None},
         )
         with transaction.atomic():
             counters._count_unrated(user.pk, score, finished_at)
@@ -330,6 +331,21 @@ def test_a_game_counted_after_another_of_its_players_is_recounted_after_it_too(p
     counters.recount()
     assert _snapshot() == kept
     assert rating_of(ann) == board_rating(ann, "3x3").rating == 1200 - 20 + 21
+
+
+def test_casual_games_counted_out_of_their_stamped_order_keep_the_recounts_streak(people):
+    """The same for games no rating depends on: ann wins a casual game whose
+    end is stamped an hour later, then loses another. Her streak is a loss,
+    and the recount, counting in the order the games ended, agrees."""
+    ann, ben, cat, _ = people
+    won = _play_out(_human_game(ann, ben, time_control="3+0", rated=False), [0, 3, 1])
+    lost = _play_out(_human_game(ann, cat, time_control="3+0", rated=False), [0, 3])
+    assert services.game_end_on_time(game_id=won.pk, now=timezone.now() + timedelta(hours=1))  # ben flags
+    services.game_resign(game_id=lost.pk, player=Player(user=ann))
+    assert PlayerStats.objects.get(user=ann).current_streak == -1
+    kept = _snapshot()
+    counters.recount()
+    assert _snapshot() == kept
 
 
 @pytest.mark.django_db(transaction=True)
