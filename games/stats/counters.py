@@ -125,18 +125,13 @@ def _count(game: Game) -> None:
     if rated:
         _ends_after_what_was_counted(game, locked.values())
     columns = ("wins", "draws", "losses")
-    for side, user_id in sides:
+    for index, (side, user_id) in enumerate(sides):
         score = _score(game.result, side)
         column = columns[_SLOT[score]]
         if rated:
             _count_game(locked[user_id], score, game.finished_at)
         else:
-            latest = _count_unrated(user_id, score, game.finished_at)
-            if latest is not None:  # the player counted a game stamped as ending later
-                counted = [other for _, other in sides if other != user_id]
-                _stamp_after(game, latest)
-                PlayerStats.objects.filter(user_id__in=counted).update(last_finished_at=game.finished_at)
-                _count_unrated(user_id, score, game.finished_at)
+            _count_unrated_in_order(game, user_id, score, counted=[other for _, other in sides[:index]])
         _bump(PlayerRecord, {"user_id": user_id, "variant": game.variant, "opponent": kind}, **{column: 1})
     if rated:
         _rate(game, locked[game.x_player_id], locked[game.o_player_id])
@@ -193,8 +188,8 @@ def _count_unrated(user_id: int, score: float, finished_at):
 
     Counted only after the games the player has counted already: when one of
     them is stamped as ending at or after ``finished_at`` (two games ending
-    at once), nothing changes and that stamp is returned, for the game to be
-    stamped after it (see :func:`_stamp_after`)."""
+    at once), nothing changes and that stamp is returned, the player's row
+    locked, for the game to be stamped after it."""
     after = _streak_after(score)
     changes = {
         "games": F("games") + 1,
@@ -208,7 +203,20 @@ def _count_unrated(user_id: int, score: float, finished_at):
     PlayerStats.objects.bulk_create([PlayerStats(user_id=user_id)], ignore_conflicts=True)
     if PlayerStats.objects.filter(counted_before, user_id=user_id).update(**changes):
         return None
-    return PlayerStats.objects.get(user_id=user_id).last_finished_at
+    return PlayerStats.objects.select_for_update().get(user_id=user_id).last_finished_at
+
+
+def _count_unrated_in_order(game: Game, user_id: int, score: float, counted: list[int]) -> None:
+    """:func:`_count_unrated` for ``game``, first stamped after the game the
+    player counted last when that one is stamped as ending later (two games
+    ending at once; see :func:`_ends_after_what_was_counted`). The players
+    ``counted`` already for it keep its new end as their last."""
+    latest = _count_unrated(user_id, score, game.finished_at)
+    if latest is None:
+        return
+    _stamp_after(game, latest)  # the player's row is locked: the count below applies
+    PlayerStats.objects.filter(user_id__in=counted).update(last_finished_at=game.finished_at)
+    _count_unrated(user_id, score, game.finished_at)
 
 
 def _locked_player_stats(user_ids: list[int]) -> dict[int, PlayerStats]:

@@ -333,13 +333,16 @@ def test_a_game_counted_after_another_of_its_players_is_recounted_after_it_too(p
     assert rating_of(ann) == board_rating(ann, "3x3").rating == 1200 - 20 + 21
 
 
-def test_casual_games_counted_out_of_their_stamped_order_keep_the_recounts_streak(people):
+@pytest.mark.parametrize("ann_plays", ["X", "O"])
+def test_casual_games_counted_out_of_their_stamped_order_keep_the_recounts_streak(people, ann_plays):
     """The same for games no rating depends on: ann wins a casual game whose
-    end is stamped an hour later, then loses another. Her streak is a loss,
-    and the recount, counting in the order the games ended, agrees."""
+    end is stamped an hour later, then loses another (counted for her
+    opponent first when she plays O). Her streak is a loss, and the recount,
+    counting in the order the games ended, agrees."""
     ann, ben, cat, _ = people
     won = _play_out(_human_game(ann, ben, time_control="3+0", rated=False), [0, 3, 1])
-    lost = _play_out(_human_game(ann, cat, time_control="3+0", rated=False), [0, 3])
+    players = (ann, cat) if ann_plays == "X" else (cat, ann)
+    lost = _play_out(_human_game(*players, time_control="3+0", rated=False), [0, 3])
     assert services.game_end_on_time(game_id=won.pk, now=timezone.now() + timedelta(hours=1))  # ben flags
     services.game_resign(game_id=lost.pk, player=Player(user=ann))
     assert PlayerStats.objects.get(user=ann).current_streak == -1
