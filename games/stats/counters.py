@@ -120,7 +120,8 @@ def _count(game: Game) -> None:
     between_people = kind == "human" and len(sides) == 2
     rated = between_people and game.rated
     # A rated game reads both players' rows (locked) for their ratings; any
-    # other game changes its player's row in one statement (_count_unrated).
+    # other game changes its player's row in one statement (_count_unrated),
+    # unless the player has counted a game stamped as ending later.
     locked = _locked_player_stats([user_id for _, user_id in sides]) if rated else {}
     if rated:
         _ends_after_what_was_counted(game, locked.values())
